@@ -1,0 +1,137 @@
+# lookahead: a bare-metal unikernel testbed for page-cache readahead.
+#
+#   make            build build/lookahead.elf (and its 32-bit copy for QEMU -kernel)
+#   make iso        build build/lookahead.iso (GRUB rescue image for a real machine)
+#   make run        boot the default command list under QEMU on a generated disk image
+#   make test       host unit tests + QEMU tests; ends with "N passed, N failed"
+#   make fuzz       run the ext2 fuzzer for FUZZ_SECONDS (default 60)
+#   make format     clang-format every C file
+#
+# CROSS=x86_64-elf- uses a cross toolchain instead of the host gcc.
+
+CROSS ?=
+CC := $(CROSS)gcc
+LD := $(CROSS)ld
+OBJCOPY := $(CROSS)objcopy
+HOSTCC ?= gcc
+CLANG ?= clang
+
+BUILD := build
+NEWLIB_TARBALL := $(firstword $(wildcard /usr/src/newlib/newlib-*.tar.xz))
+NEWLIB_PREFIX := $(BUILD)/newlib/install/x86_64-elf
+NEWLIB_STAMP := $(BUILD)/newlib/.installed
+
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+KCFLAGS := -std=gnu11 -O2 -g $(WARN) -ffreestanding -fno-builtin-malloc -mno-red-zone \
+	-fno-pic -fno-pie -fno-stack-protector -mcmodel=small -fno-omit-frame-pointer \
+	-mno-omit-leaf-frame-pointer -I. -isystem $(NEWLIB_PREFIX)/include
+KASFLAGS := -I. -g
+KLDFLAGS := -nostdlib -static -no-pie -Wl,-T,linker.ld -Wl,--build-id=none \
+	-Wl,-z,max-page-size=0x1000 -Wl,-z,noexecstack
+
+HOST_CFLAGS := -std=gnu11 -O1 -g $(WARN) -DHOST_BUILD -I. -fno-omit-frame-pointer
+HOST_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+
+# Every directory contributes sources; fragments (*/host.mk) list what also
+# builds on the host and the host test programs.
+KSRCS := $(wildcard boot/*.S boot/*.c kernel/*.c mm/*.c drivers/*.c fs/*.c bench/*.c \
+	tests/kernel/*.c tests/common/*.c)
+KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(KSRCS))
+
+HOST_SRCS :=
+HOST_TESTS :=
+include $(wildcard */host.mk)
+
+all: $(BUILD)/lookahead.elf $(BUILD)/lookahead32.elf
+
+# --- toolchain and packages -------------------------------------------------
+
+DEPS_STAMP := $(BUILD)/.deps-ok
+$(DEPS_STAMP): tools/deps.sh
+	@mkdir -p $(BUILD)
+	@tools/deps.sh
+	@touch $@
+deps: $(DEPS_STAMP)
+
+# newlib from Debian's newlib-source, built with the kernel's code model.
+$(NEWLIB_STAMP): | $(DEPS_STAMP)
+	@echo "  NEWLIB  building newlib for x86_64-elf (about a minute)"
+	@tools/build-newlib.sh "$(firstword $(wildcard /usr/src/newlib/newlib-*.tar.xz))" \
+		$(BUILD)/newlib "$(CROSS)"
+	@touch $@
+
+# --- kernel -------------------------------------------------------------------
+
+$(BUILD)/k/%.c.o: %.c $(NEWLIB_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/k/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	@$(CC) $(KASFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/lookahead.elf: $(KOBJS) linker.ld $(NEWLIB_STAMP)
+	@echo "  LD      $@"
+	@$(CC) $(KLDFLAGS) -o $@ $(KOBJS) $(NEWLIB_PREFIX)/lib/libc.a \
+		$(NEWLIB_PREFIX)/lib/libm.a $(shell $(CC) -print-libgcc-file-name)
+
+# QEMU's -kernel loads multiboot images only as 32-bit ELF; the same code and
+# addresses in an elf32-i386 container boot through the Multiboot1 header.
+$(BUILD)/lookahead32.elf: $(BUILD)/lookahead.elf
+	@echo "  OBJCOPY $@"
+	@$(OBJCOPY) -O elf32-i386 $< $@
+
+iso: $(BUILD)/lookahead.iso
+$(BUILD)/lookahead.iso: $(BUILD)/lookahead.elf boot/grub.cfg | $(DEPS_STAMP)
+	@echo "  ISO     $@"
+	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
+	@cp $(BUILD)/lookahead.elf $(BUILD)/iso/boot/lookahead.elf
+	@cp boot/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
+	@grub-mkrescue -o $@ $(BUILD)/iso >$(BUILD)/iso.log 2>&1 || \
+		{ cat $(BUILD)/iso.log; exit 1; }
+
+# --- host builds ----------------------------------------------------------------
+
+HOST_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(HOST_SRCS))
+$(BUILD)/host/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $<"
+	@$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -MMD -MP -c $< -o $@
+
+$(BUILD)/host/libhost.a: $(HOST_OBJS)
+	@rm -f $@
+	@ar rcs $@ $^
+
+# Each host test program T links $(T_SRCS), tests/host/runtime.c and libhost.a.
+define host_test
+$(BUILD)/host/test_$(1): $(patsubst %.c,$(BUILD)/host/%.o,$($(1)_SRCS) tests/host/runtime.c) \
+		$(BUILD)/host/libhost.a
+	@echo "  HOSTLD  $$@"
+	@$(HOSTCC) $(HOST_SAN) -o $$@ $$^ -lm
+endef
+$(foreach t,$(HOST_TESTS),$(eval $(call host_test,$(t))))
+HOST_TEST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
+
+host-tests: $(HOST_TEST_BINS)
+
+# --- running ----------------------------------------------------------------------
+
+run: all $(DEPS_STAMP)
+	@tools/make-run.sh
+
+test: all iso host-tests $(DEPS_STAMP)
+	@tools/run-tests
+
+format:
+	@clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD)/k $(BUILD)/host $(BUILD)/*.elf $(BUILD)/*.iso $(BUILD)/iso $(BUILD)/img
+
+distclean:
+	rm -rf $(BUILD)
+
+.PHONY: all deps iso host-tests run test format clean distclean fuzz
+-include $(KOBJS:.o=.d) $(HOST_OBJS:.o=.d)

@@ -1,0 +1,62 @@
+/*
+ * key=value parsing shared by the kernel command line (kernel/param.c) and
+ * the arguments of shell commands (kernel/cmd.c). Host-buildable.
+ *
+ * A spec lists the accepted keys with their types; kv_parse() checks every
+ * "key=value" word against it and fails with one line naming the key and
+ * what it accepts. Nothing is ever silently defaulted: an unknown key or a
+ * malformed value is an error.
+ */
+#ifndef KERNEL_KV_H
+#define KERNEL_KV_H
+
+#include "kernel/types.h"
+
+enum kv_type {
+	KV_STRING,	/* any text */
+	KV_UINT,	/* decimal or 0x hex, 64-bit */
+	KV_SIZE,	/* bytes with an optional K/M/G/T suffix (either case) */
+	KV_ENUM,	/* one of .choices */
+	KV_BOOL,	/* 0/1, yes/no, on/off, true/false */
+};
+
+struct kv_spec {
+	const char *key;
+	enum kv_type type;
+	const char *const *choices;	/* KV_ENUM: NULL-terminated */
+	const char *help;
+};
+
+struct kv_value {
+	const struct kv_spec *spec;
+	const char *raw;		/* points into the parsed string */
+	bool present;
+	uint64_t u;			/* KV_UINT, KV_SIZE, KV_BOOL, KV_ENUM index */
+	const char *s;			/* KV_STRING, KV_ENUM: the text */
+};
+
+int kv_parse_uint(const char *s, uint64_t *out);
+int kv_parse_size(const char *s, uint64_t *out);
+int kv_parse_bool(const char *s, uint64_t *out);
+
+/*
+ * Split @line in place into words at unquoted spaces, removing double
+ * quotes ("a=b c" and a="b c" give the word a=b c). Returns the number of
+ * words (at most @max), or -EINVAL with *@err set for an unterminated quote
+ * or too many words.
+ */
+int kv_split(char *line, char **words, int max, const char **err);
+
+/*
+ * Check each of @nwords words against @specs (n entries) and fill @vals
+ * (n entries, indexed like @specs). A word without '=' is accepted only if
+ * @positional is non-NULL, which then receives it (at most one).
+ * On error writes one message into @err (size @errlen) and returns -EINVAL.
+ */
+int kv_parse(char **words, int nwords, const struct kv_spec *specs, int n,
+	     struct kv_value *vals, const char **positional, char *err, size_t errlen);
+
+/* Describe what @spec accepts, e.g. "one of serial|vga|both". */
+void kv_describe(const struct kv_spec *spec, char *buf, size_t len);
+
+#endif

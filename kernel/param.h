@@ -1,0 +1,29 @@
+/*
+ * The kernel command line (kernel/param.c): key=value pairs, declared by
+ * the subsystem that uses them with KPARAM() and checked all together at
+ * boot, before anything runs. Values may be double-quoted to hold spaces:
+ * run="cat /a;cat /b".
+ *
+ *	KPARAM(mem, KV_SIZE, NULL, "cap usable RAM, as Linux's mem=");
+ *	uint64_t bytes;
+ *	if (param_get_u64("mem", &bytes) == 0) ...   // -ENOENT when absent
+ */
+#ifndef KERNEL_PARAM_H
+#define KERNEL_PARAM_H
+
+#include "kernel/kv.h"
+
+#define KPARAM(name, type, choices, help)                                        \
+	static const struct kv_spec __kparam_##name                              \
+		__attribute__((used, section("kparams"), aligned(8))) = {        \
+			#name, type, choices, help }
+
+/* Parse and validate the whole command line; prints the error and returns -EINVAL. */
+int param_init(const char *cmdline);
+int param_get_u64(const char *key, uint64_t *out);
+int param_get_str(const char *key, const char **out);
+/* Enum value index, or -ENOENT if absent. */
+int param_get_enum(const char *key);
+const char *param_cmdline(void);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * Machine-readable results: every command prints exactly one line
+ *	RESULT {"cmd":"cat","path":"/big.bin","bytes":73400320,...}
+ * built with these helpers (kernel/result.c, host-buildable). Strings are
+ * JSON-escaped; the line is printed by result_end().
+ */
+#ifndef KERNEL_RESULT_H
+#define KERNEL_RESULT_H
+
+#include "kernel/types.h"
+
+struct result {
+	char buf[2048];
+	size_t len;
+	bool overflow;
+};
+
+void result_begin(struct result *r, const char *cmd);
+void result_str(struct result *r, const char *key, const char *val);
+void result_u64(struct result *r, const char *key, uint64_t val);
+void result_i64(struct result *r, const char *key, int64_t val);
+void result_bool(struct result *r, const char *key, bool val);
+/* A number with @decimals digits after the point. */
+void result_double(struct result *r, const char *key, double val, int decimals);
+/* A raw JSON value (object, array) written as is. */
+void result_raw(struct result *r, const char *key, const char *json);
+/* Close the object and print the line; returns its length. */
+size_t result_end(struct result *r);
+/* The line without printing it (for tests): closes the object. */
+const char *result_finish(struct result *r);
+
+#endif

@@ -1,0 +1,140 @@
+/*
+ * Page frames: one struct page per 4 KiB physical frame (the memmap), with
+ * Linux 2.6's page flags, and the buddy allocator's interface
+ * (mm/page_alloc.c). Host-buildable: on the host the "physical memory" is a
+ * malloc'd arena handed to mm_init_range().
+ *
+ * A page returned by alloc_pages() has a reference count of 1; put_page()
+ * drops it and frees the page when it reaches zero.
+ */
+#ifndef MM_PAGE_H
+#define MM_PAGE_H
+
+#include "kernel/list.h"
+
+struct address_space;
+
+/* Bits of page->flags; names and meanings follow include/linux/page-flags.h. */
+enum pageflags {
+	PG_locked,	/* under I/O or being set up: do not touch the contents */
+	PG_error,	/* the last I/O on this page failed */
+	PG_referenced,	/* accessed once since it was last on the inactive list */
+	PG_uptodate,	/* the contents are valid */
+	PG_dirty,	/* contents differ from disk (unused: read-only fs) */
+	PG_lru,		/* on one of the LRU lists */
+	PG_active,	/* on the active LRU list */
+	PG_reserved,	/* never handed out: kernel image, memmap, firmware */
+	PG_buddy,	/* free, heading a block of 2^private pages in the buddy lists */
+	PG_slab,	/* owned by the kernel heap (mm/slab.c) */
+	PG_readahead,	/* look-ahead mark: reaching it triggers async readahead (patch 002) */
+	PG_readahead_io, /* brought in by readahead and not yet read by anyone */
+	PG_owner_priv_1, /* owner's use */
+	__NR_PAGEFLAGS,
+};
+
+struct page {
+	unsigned long flags;		/* enum pageflags bits */
+	int32_t _refcount;
+	uint32_t order;			/* buddy: order of the free block */
+	struct list_head lru;		/* LRU list, or buddy free list */
+	struct address_space *mapping;	/* page cache owner, NULL if none */
+	pgoff_t index;			/* offset in mapping, in pages */
+	unsigned long private;		/* owner's use (slab: cache pointer) */
+	struct page *cache_next;	/* page cache hash chain (mm/filemap-cache.c) */
+};
+
+/* Atomic bit operations on page->flags (interrupt handlers complete I/O). */
+static inline bool test_bit(int nr, const volatile unsigned long *addr)
+{
+	return (*addr >> nr) & 1UL;
+}
+static inline void set_bit(int nr, volatile unsigned long *addr)
+{
+	__atomic_fetch_or(addr, 1UL << nr, __ATOMIC_SEQ_CST);
+}
+static inline void clear_bit(int nr, volatile unsigned long *addr)
+{
+	__atomic_fetch_and(addr, ~(1UL << nr), __ATOMIC_SEQ_CST);
+}
+static inline bool test_and_set_bit(int nr, volatile unsigned long *addr)
+{
+	return (__atomic_fetch_or(addr, 1UL << nr, __ATOMIC_SEQ_CST) >> nr) & 1UL;
+}
+static inline bool test_and_clear_bit(int nr, volatile unsigned long *addr)
+{
+	return (__atomic_fetch_and(addr, ~(1UL << nr), __ATOMIC_SEQ_CST) >> nr) & 1UL;
+}
+
+#define PAGEFLAG(uname, lname)                                                   \
+	static inline bool Page##uname(const struct page *p) { return test_bit(PG_##lname, &p->flags); } \
+	static inline void SetPage##uname(struct page *p) { set_bit(PG_##lname, &p->flags); } \
+	static inline void ClearPage##uname(struct page *p) { clear_bit(PG_##lname, &p->flags); } \
+	static inline bool TestSetPage##uname(struct page *p) { return test_and_set_bit(PG_##lname, &p->flags); } \
+	static inline bool TestClearPage##uname(struct page *p) { return test_and_clear_bit(PG_##lname, &p->flags); }
+
+PAGEFLAG(Locked, locked)
+PAGEFLAG(Error, error)
+PAGEFLAG(Referenced, referenced)
+PAGEFLAG(Uptodate, uptodate)
+PAGEFLAG(Dirty, dirty)
+PAGEFLAG(LRU, lru)
+PAGEFLAG(Active, active)
+PAGEFLAG(Reserved, reserved)
+PAGEFLAG(Buddy, buddy)
+PAGEFLAG(Slab, slab)
+PAGEFLAG(Readahead, readahead)
+PAGEFLAG(ReadaheadIO, readahead_io)
+
+/* Flags cleared when a page is handed out (prep_new_page; patch 002 adds PG_readahead). */
+#define PAGE_FLAGS_CLEAR_ON_ALLOC                                                \
+	(BIT(PG_uptodate) | BIT(PG_error) | BIT(PG_readahead) | BIT(PG_referenced) | \
+	 BIT(PG_readahead_io) | BIT(PG_owner_priv_1) | BIT(PG_dirty) | BIT(PG_active))
+
+#define MAX_ORDER	11		/* orders 0..10: blocks up to 1024 pages */
+
+/* The memmap: struct page for every frame in [mem_min_pfn, mem_max_pfn). */
+extern struct page *mem_map;
+extern unsigned long mem_min_pfn, mem_max_pfn;
+
+static inline struct page *pfn_to_page(unsigned long pfn) { return mem_map + (pfn - mem_min_pfn); }
+static inline unsigned long page_to_pfn(const struct page *p) { return (unsigned long)(p - mem_map) + mem_min_pfn; }
+
+/*
+ * Kernel virtual address of a page's contents. In the kernel all RAM is
+ * identity-mapped; on the host the arena's base stands for mem_min_pfn.
+ */
+extern uintptr_t mem_virt_offset;
+static inline void *page_address(const struct page *p)
+{
+	return (void *)(mem_virt_offset + (page_to_pfn(p) << PAGE_SHIFT));
+}
+static inline struct page *virt_to_page(const void *addr)
+{
+	return pfn_to_page(((uintptr_t)addr - mem_virt_offset) >> PAGE_SHIFT);
+}
+
+struct page *alloc_pages(unsigned int order);
+static inline struct page *alloc_page(void) { return alloc_pages(0); }
+/* Return a block to the allocator regardless of its reference count. */
+void free_pages(struct page *page, unsigned int order);
+unsigned long __get_free_pages(unsigned int order); /* address, or 0 */
+
+static inline void get_page(struct page *p) { __atomic_fetch_add(&p->_refcount, 1, __ATOMIC_SEQ_CST); }
+static inline int page_count(const struct page *p) { return p->_refcount; }
+/* Drop a reference; the last one frees the page (taking it off any LRU list). */
+void put_page(struct page *p);
+
+/* Memory statistics, in pages. */
+struct mm_stats {
+	unsigned long total;		/* frames managed by the allocator */
+	unsigned long free;
+	unsigned long free_per_order[MAX_ORDER];
+	unsigned long cached;		/* pages in any page cache */
+	unsigned long active, inactive;	/* LRU list lengths */
+	unsigned long reclaimed;	/* pages reclaimed since boot */
+	unsigned long thrashed;		/* read ahead, then reclaimed before anyone read them */
+	unsigned long reserved;
+};
+void mm_get_stats(struct mm_stats *st);
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * The page cache: an address_space per file and per block device holding
+ * the pages of its contents by index (mm/filemap-cache.c), and the page
+ * lock (mm/page-lock.c). Pages enter locked and not uptodate; whoever
+ * completes their I/O sets PG_uptodate (or PG_error) and unlock_page()s
+ * them, which wakes readers sleeping in wait_on_page_locked().
+ *
+ * Reference counting follows Linux: find_get_page() returns the page with
+ * a reference the caller drops with page_cache_release(); the cache holds
+ * its own reference while the page is in it.
+ */
+#ifndef MM_PAGEMAP_H
+#define MM_PAGEMAP_H
+
+#include "mm/page.h"
+
+struct file;
+struct address_space;
+struct backing_dev_info;
+
+struct address_space_operations {
+	/*
+	 * Start reads for @nr_pages pages on @pages (linked by page->lru, in
+	 * increasing index order). Each page is already in @mapping, locked,
+	 * not uptodate, with an extra reference held for the I/O; on
+	 * completion the implementation sets PG_uptodate or PG_error,
+	 * unlocks the page and drops that reference. Returns 0 or -errno
+	 * (pages not submitted are completed with PG_error).
+	 */
+	int (*readpages)(struct address_space *mapping, struct file *filp,
+			 struct list_head *pages, unsigned int nr_pages);
+	/* Same for one page (the retry path after an error). */
+	int (*readpage)(struct file *filp, struct page *page);
+};
+
+struct address_space {
+	void *host;				/* the inode or block device */
+	const struct address_space_operations *a_ops;
+	struct backing_dev_info *backing_dev_info;
+	loff_t size;				/* bytes: the file or device size */
+	unsigned long nrpages;
+	/* Hash table of cached pages (mm/filemap-cache.c owns these). */
+	struct page **hash;
+	unsigned int hash_bits;
+	const char *name;			/* for traces: a path or a disk name */
+};
+
+/* Set up @mapping; returns -ENOMEM if its index cannot be allocated. */
+int address_space_init(struct address_space *mapping, const char *name,
+		       const struct address_space_operations *a_ops,
+		       struct backing_dev_info *bdi, loff_t size);
+/* Remove every page (they must be unlocked and unused) and free the index. */
+void address_space_release(struct address_space *mapping);
+
+struct page *find_get_page(struct address_space *mapping, pgoff_t index);
+/* find_get_page(), then lock the page (sleeping); NULL if absent. */
+struct page *find_lock_page(struct address_space *mapping, pgoff_t index);
+/* Insert locked with a cache reference; -EEXIST if @index is present. */
+int add_to_page_cache(struct page *page, struct address_space *mapping, pgoff_t index);
+/* add_to_page_cache() and put the page on the inactive LRU list. */
+int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index);
+void remove_from_page_cache(struct page *page);
+static inline struct page *page_cache_alloc(struct address_space *mapping)
+{
+	(void)mapping;
+	return alloc_page();
+}
+static inline void page_cache_release(struct page *page) { put_page(page); }
+
+/*
+ * First index in [index, index + max_scan) that is not cached, or
+ * index + max_scan if all are; prev_miss scans down to index - max_scan
+ * (stopping at 0) and returns the first absent index found, or
+ * index - max_scan (or ULONG_MAX when it hit 0 without a miss).
+ */
+pgoff_t page_cache_next_miss(struct address_space *mapping, pgoff_t index, unsigned long max_scan);
+pgoff_t page_cache_prev_miss(struct address_space *mapping, pgoff_t index, unsigned long max_scan);
+
+/* Page lock (mm/page-lock.c). */
+void lock_page(struct page *page);
+static inline bool trylock_page(struct page *page) { return !TestSetPageLocked(page); }
+void unlock_page(struct page *page);
+void wait_on_page_locked(struct page *page);
+/* Wait with a bound; false on timeout (the I/O path has its own timeouts). */
+bool wait_on_page_locked_timeout(struct page *page, uint64_t timeout_ns);
+
+/* LRU and reclaim (mm/vmscan.c). */
+void lru_cache_add(struct page *page);
+void mark_page_accessed(struct page *page);
+/* Reclaim up to @nr clean, unlocked, unreferenced inactive pages; returns how many. */
+unsigned long shrink_page_cache(unsigned long nr);
+/* Evict every clean, unused page from every page cache (drop_caches). */
+unsigned long drop_pagecache(void);
+/* Called when a readahead page that nobody read is evicted (thrashing accounting). */
+extern void (*readahead_thrashed_hook)(struct address_space *mapping, struct page *page);
+
+/*
+ * Read page @index of @mapping through ->readpage if it is not cached and
+ * wait for it. Returns the uptodate page with a reference, or ERR_PTR.
+ */
+struct page *read_cache_page(struct address_space *mapping, pgoff_t index, struct file *filp);
+
+#endif
