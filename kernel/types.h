@@ -16,7 +16,10 @@
 #include <errno.h>
 
 typedef unsigned long pgoff_t;
-typedef int64_t loff_t;
+/* glibc's sys/types.h defines loff_t; newlib's does not. */
+#ifndef __GLIBC__
+typedef __loff_t loff_t;
+#endif
 typedef uint64_t sector_t;
 typedef uint64_t phys_addr_t;
 
@@ -42,11 +45,21 @@ typedef uint64_t phys_addr_t;
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
+#ifndef __unused
 #define __unused	__attribute__((unused))
+#endif
+#ifndef __packed
 #define __packed	__attribute__((packed))
+#endif
+#ifndef __aligned
 #define __aligned(n)	__attribute__((aligned(n)))
+#endif
+#ifndef __noreturn
 #define __noreturn	__attribute__((noreturn))
+#endif
+#ifndef __printf
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
+#endif
 
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
