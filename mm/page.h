@@ -2,7 +2,7 @@
  * Page frames: one struct page per 4 KiB physical frame (the memmap), with
  * Linux 2.6's page flags, and the buddy allocator's interface
  * (mm/page_alloc.c). Host-buildable: on the host the "physical memory" is a
- * malloc'd arena handed to mm_init_range().
+ * mapped arena (mm_host_arena() in mm/mm.h) handed to the same mm_init().
  *
  * A page returned by alloc_pages() has a reference count of 1; put_page()
  * drops it and frees the page when it reaches zero.
@@ -35,13 +35,21 @@ enum pageflags {
 struct page {
 	unsigned long flags;		/* enum pageflags bits */
 	int32_t _refcount;
-	uint32_t order;			/* buddy: order of the free block */
-	struct list_head lru;		/* LRU list, or buddy free list */
+	uint32_t order;			/* order of the free block, or of the allocated
+					 * block at its head page (put_page frees that) */
+	struct list_head lru;		/* LRU list, buddy free list or slab list */
 	struct address_space *mapping;	/* page cache owner, NULL if none */
-	pgoff_t index;			/* offset in mapping, in pages */
+	union {
+		pgoff_t index;		/* offset in mapping, in pages */
+		unsigned long slab_inuse; /* slab: objects handed out */
+	};
 	unsigned long private;		/* owner's use (slab: cache pointer) */
-	struct page *cache_next;	/* page cache hash chain (mm/filemap-cache.c) */
+	union {
+		struct page *cache_next; /* page cache hash chain (mm/filemap-cache.c) */
+		void *slab_freelist;	/* slab: first free object */
+	};
 };
+_Static_assert(sizeof(struct page) <= 64, "struct page must stay within 64 bytes");
 
 /* Atomic bit operations on page->flags (interrupt handlers complete I/O). */
 static inline bool test_bit(int nr, const volatile unsigned long *addr)
@@ -133,7 +141,10 @@ struct mm_stats {
 	unsigned long active, inactive;	/* LRU list lengths */
 	unsigned long reclaimed;	/* pages reclaimed since boot */
 	unsigned long thrashed;		/* read ahead, then reclaimed before anyone read them */
-	unsigned long reserved;
+	unsigned long reserved;		/* frames of usable RAM held back (image, memmap...) */
+	unsigned long slab;		/* pages owned by the kernel heap */
+	unsigned long wmark_low, wmark_high; /* reclaim starts below low, stops at high */
+	unsigned long dropped;		/* pages evicted by drop_pagecache() */
 };
 void mm_get_stats(struct mm_stats *st);
 

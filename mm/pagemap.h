@@ -39,10 +39,14 @@ struct address_space {
 	struct backing_dev_info *backing_dev_info;
 	loff_t size;				/* bytes: the file or device size */
 	unsigned long nrpages;
-	/* Hash table of cached pages (mm/filemap-cache.c owns these). */
-	struct page **hash;
+	/*
+	 * Hash table of cached pages, 2^hash_bits buckets in page-sized
+	 * chunks (mm/filemap-cache.c owns these, and the list link).
+	 */
+	struct page ***hash;
 	unsigned int hash_bits;
 	const char *name;			/* for traces: a path or a disk name */
+	struct list_head mappings_link;		/* on the list drop_pagecache() walks */
 };
 
 /* Set up @mapping; returns -ENOMEM if its index cannot be allocated. */
@@ -59,6 +63,11 @@ struct page *find_lock_page(struct address_space *mapping, pgoff_t index);
 int add_to_page_cache(struct page *page, struct address_space *mapping, pgoff_t index);
 /* add_to_page_cache() and put the page on the inactive LRU list. */
 int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index);
+/*
+ * Take @page out of its mapping and drop the cache's reference: a caller
+ * that goes on using the page must hold a reference of its own (e.g. from
+ * find_get_page(), released afterwards with page_cache_release()).
+ */
 void remove_from_page_cache(struct page *page);
 static inline struct page *page_cache_alloc(struct address_space *mapping)
 {
@@ -84,7 +93,12 @@ void wait_on_page_locked(struct page *page);
 /* Wait with a bound; false on timeout (the I/O path has its own timeouts). */
 bool wait_on_page_locked_timeout(struct page *page, uint64_t timeout_ns);
 
-/* LRU and reclaim (mm/vmscan.c). */
+/*
+ * LRU and reclaim (mm/vmscan.c). lru_cache_add() puts a page at the head
+ * of the inactive list; page->lru must be free (not on a readpages list).
+ * Safe from interrupt handlers, like put_page(). A cached page that never
+ * reaches an LRU list is never reclaimed.
+ */
 void lru_cache_add(struct page *page);
 void mark_page_accessed(struct page *page);
 /* Reclaim up to @nr clean, unlocked, unreferenced inactive pages; returns how many. */

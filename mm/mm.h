@@ -1,0 +1,105 @@
+/*
+ * Memory management entry points: bringing physical memory up at boot
+ * (mm_init, mm/page_alloc.c) and the kernel heap (kmalloc, mm/slab.c).
+ *
+ * Boot: kmain calls mm_init() once, before any init call, with the usable
+ * RAM from the multiboot memory map (already capped by mem=) and every
+ * range that must never be handed out (kernel image, multiboot info and
+ * modules, boot page tables). mm_init places the memmap (one struct page
+ * per frame) inside usable RAM and gives every other free frame, except
+ * frame 0, to the buddy allocator.
+ *
+ *	struct mem_region usable[] = { { 0x100000, 0x3f00000 } };
+ *	struct mem_region rsv[] = { { kernel_start, kernel_len }, ... };
+ *	if (mm_init(usable, 1, rsv, ARRAY_SIZE(rsv)) < 0) panic(...);
+ *
+ * Heap: kmalloc(size) or kmalloc(size, GFP_KERNEL) (both spellings work),
+ * kzalloc, kcalloc, krealloc, kfree. Objects up to 2 KiB come from size
+ * classes on slab pages, bigger ones are whole buddy blocks (at most
+ * 4 MiB). NULL on failure; the caller reports it. GFP_ATOMIC never
+ * reclaims page cache, for callers with interrupts masked.
+ */
+#ifndef MM_MM_H
+#define MM_MM_H
+
+#include "mm/page.h"
+
+struct mem_region {
+	uint64_t base, len;		/* physical bytes */
+};
+
+#define MM_MAX_REGIONS	64		/* per list passed to mm_init() */
+
+/*
+ * Bring up the frame allocator. Returns 0, -EINVAL for a malformed list
+ * (printing which region is wrong), -ENOMEM when no usable range can hold
+ * the memmap, -EBUSY when called twice in the kernel. Prints one line:
+ * managed MiB, sizeof(struct page) and the memmap overhead.
+ */
+int mm_init(const struct mem_region *usable, int nr_usable,
+	    const struct mem_region *reserved, int nr_reserved);
+/* True once mm_init() succeeded. */
+bool mm_ready(void);
+/* The reserved list mm_init() was given (for tests checking it is honoured). */
+int mm_reserved_regions(const struct mem_region **regions);
+/* Where mm_init() put the memmap, in physical bytes. */
+struct mem_region mm_memmap_region(void);
+
+typedef unsigned int gfp_t;
+#define GFP_KERNEL	0u		/* may reclaim page cache */
+#define GFP_ATOMIC	1u		/* never reclaims: safe with interrupts masked */
+#define GFP_NOFS	GFP_KERNEL	/* reclaim never calls into a filesystem here */
+#define __GFP_ZERO	2u		/* clear the object */
+
+#define KMALLOC_MAX_SIZE	(PAGE_SIZE << (MAX_ORDER - 1))	/* 4 MiB */
+
+void *__kmalloc(size_t size, gfp_t flags);
+void *__krealloc(void *p, size_t size, gfp_t flags);
+void kfree(const void *p);
+/* Usable size of a kmalloc'd object (its size class). */
+size_t ksize(const void *p);
+char *kstrdup(const char *s);
+
+/* kmalloc(size) and kmalloc(size, gfp) both work: the flags default to GFP_KERNEL. */
+#define __kmalloc_gfp(size, gfp, ...) __kmalloc((size), (gfp))
+#define kmalloc(...) __kmalloc_gfp(__VA_ARGS__, GFP_KERNEL, 0)
+#define __kzalloc_gfp(size, gfp, ...) __kmalloc((size), (gfp) | __GFP_ZERO)
+#define kzalloc(...) __kzalloc_gfp(__VA_ARGS__, GFP_KERNEL, 0)
+#define __krealloc_gfp(p, size, gfp, ...) __krealloc((p), (size), (gfp))
+#define krealloc(...) __krealloc_gfp(__VA_ARGS__, GFP_KERNEL, 0)
+/* n * size bytes, zeroed; NULL if the product overflows. */
+#define __kcalloc_gfp(n, size, gfp, ...) __kcalloc((n), (size), (gfp))
+#define kcalloc(...) __kcalloc_gfp(__VA_ARGS__, GFP_KERNEL, 0)
+static inline void *__kcalloc(size_t n, size_t size, gfp_t flags)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return __kmalloc(bytes, flags | __GFP_ZERO);
+}
+
+/* Heap statistics (mm/slab.c). */
+struct kmalloc_stats {
+	unsigned long slab_pages;	/* pages holding size-class objects */
+	unsigned long large_pages;	/* pages of allocations above 2 KiB */
+	unsigned long objects;		/* size-class objects in use */
+	unsigned long failures;		/* allocations that returned NULL */
+};
+void kmalloc_get_stats(struct kmalloc_stats *st);
+
+#ifdef HOST_BUILD
+/*
+ * Host tests: map @len bytes that stand for physical [@phys_base,
+ * @phys_base + @len) and point mem_virt_offset at them (an earlier arena is
+ * unmapped, and every mm structure must be rebuilt with mm_init()). The
+ * mapping is lazy, so a large arena costs only the pages touched. Returns
+ * the virtual base or NULL.
+ */
+void *mm_host_arena(uint64_t phys_base, uint64_t len);
+/* mm_host_arena() at MM_HOST_PHYS_BASE and mm_init() with all of it usable. */
+int mm_host_init(uint64_t bytes);
+#define MM_HOST_PHYS_BASE	0x40000000ULL	/* 1 GiB: 4 MiB aligned, not frame 0 */
+#endif
+
+#endif
