@@ -1,0 +1,48 @@
+/*
+ * Exit paths. QEMU is recognised by its fw_cfg signature (port 0x510) on a
+ * CPU that reports a hypervisor, so a real machine never gets writes to
+ * ports it might use for something else.
+ */
+#include <cpuid.h>
+#include <stdio.h>
+
+#include "kernel/exit.h"
+#include "kernel/io.h"
+#include "kernel/log.h"
+
+#define FW_CFG_PORT_SEL		0x510
+#define FW_CFG_PORT_DATA	0x511
+#define FW_CFG_SIGNATURE	0x0000
+#define ISA_DEBUG_EXIT_PORT	0xf4
+
+bool running_under_qemu(void)
+{
+	static int cached = -1;
+	unsigned int a, b, c, d;
+	char sig[5];
+
+	if (cached >= 0)
+		return cached;
+	cached = 0;
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31)))
+		return false;
+	outw(FW_CFG_PORT_SEL, FW_CFG_SIGNATURE);
+	for (int i = 0; i < 4; i++)
+		sig[i] = (char)inb(FW_CFG_PORT_DATA);
+	sig[4] = 0;
+	cached = sig[0] == 'Q' && sig[1] == 'E' && sig[2] == 'M' && sig[3] == 'U';
+	return cached;
+}
+
+void kernel_exit(enum exit_status status)
+{
+	static const char *const names[] = { "success", "failure", "panic" };
+
+	printf("lookahead: exit %s\n", names[status]);
+	fflush(stdout);
+	if (running_under_qemu())
+		outl(ISA_DEBUG_EXIT_PORT, status);
+	/* Not QEMU, or QEMU without isa-debug-exit: stop here with the result on screen. */
+	for (;;)
+		__asm__ __volatile__("cli; hlt");
+}

@@ -1,0 +1,17 @@
+/*
+ * Leaving the kernel with one of three outcomes. Under QEMU the
+ * isa-debug-exit device (port 0xf4) turns them into the process exit
+ * status ((v << 1) | 1, which tools/run-qemu maps back to 0/1/2). On a
+ * real machine the result stays on the screen and the CPU halts.
+ */
+#ifndef KERNEL_EXIT_H
+#define KERNEL_EXIT_H
+
+#include "kernel/types.h"
+
+enum exit_status { EXIT_OK = 0, EXIT_FAILURE_STATUS = 1, EXIT_PANIC = 2 };
+
+__noreturn void kernel_exit(enum exit_status status);
+bool running_under_qemu(void);
+
+#endif

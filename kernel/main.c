@@ -1,0 +1,199 @@
+/*
+ * kmain: bring the machine up in dependency order, run the command list
+ * given by run= (default: selftest) and leave through the exit path with
+ * success, failure (a command failed) or, from a panic, the panic code.
+ *
+ * Order: console (so anything after can report) -> CPU tables ->
+ * multiboot info -> command line (checked whole before use) -> time ->
+ * interrupt controllers -> physical memory (capped by mem=) -> threads and
+ * the APIC tick -> init calls by level -> commands.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel/bootinfo.h"
+#include "kernel/cmd.h"
+#include "kernel/console.h"
+#include "kernel/cpu.h"
+#include "kernel/exit.h"
+#include "kernel/init.h"
+#include "kernel/log.h"
+#include "kernel/param.h"
+#include "kernel/result.h"
+#include "kernel/sched.h"
+#include "kernel/sync.h"
+#include "kernel/time.h"
+#include "mm/mm.h"
+
+KPARAM(mem, KV_SIZE, NULL, "use only RAM below this physical address, as Linux's mem=");
+KPARAM(run, KV_STRING, NULL, "commands to run, separated by ';' (default: selftest)");
+
+extern char _kernel_start[], _kernel_end[];
+extern const struct initcall __start_initcalls[], __stop_initcalls[];
+
+int time_init(void);
+void apic_init(void);
+void apic_timer_start(void);
+int sched_init(void);
+uint64_t vm_map_high_ram(uint64_t end);
+
+static bool halt_requested;
+static int init_failures;
+
+static int cmd_halt(int argc, char **argv)
+{
+	struct result r;
+
+	(void)argc, (void)argv;
+	halt_requested = true;
+	result_begin(&r, "halt");
+	result_end(&r);
+	return 0;
+}
+KCMD(halt, cmd_halt, "halt", "stop running commands and exit");
+
+/* Fatal init failures (a root= that cannot be mounted) make the whole run fail. */
+void init_fail(const char *what)
+{
+	pr_err("%s\n", what);
+	init_failures++;
+}
+
+static int setup_memory(void)
+{
+	static struct mem_region usable[MM_MAX_REGIONS];
+	struct mem_region reserved[2];
+	uint64_t limit = UINT64_MAX, total = 0, top = 0;
+	int n = 0;
+
+	if (param_get_u64("mem", &limit) == 0 && limit < (16ULL << 20)) {
+		pr_err("command line: mem=%llu is below the 16 MiB lookahead needs\n",
+		       (unsigned long long)limit);
+		return -EINVAL;
+	}
+	for (int i = 0; i < bootinfo.nr_regions && n < MM_MAX_REGIONS; i++) {
+		const struct boot_region *r = &bootinfo.regions[i];
+		uint64_t base = ALIGN_UP(r->base, PAGE_SIZE);
+		uint64_t end = ALIGN_DOWN(r->base + r->len, PAGE_SIZE);
+
+		if (r->type != MEM_USABLE)
+			continue;
+		/* Below 1 MiB lives the BIOS data and the firmware's tables: leave it alone. */
+		if (base < (1ULL << 20))
+			base = 1ULL << 20;
+		if (end > limit)
+			end = ALIGN_DOWN(limit, PAGE_SIZE);
+		if (end <= base)
+			continue;
+		usable[n++] = (struct mem_region){ base, end - base };
+		total += end - base;
+		if (end > top)
+			top = end;
+	}
+	if (top > (4ULL << 30)) {
+		uint64_t mapped = vm_map_high_ram(top);
+
+		if (mapped < top) {
+			pr_warn("memory: RAM above %llu GiB is not mapped and not used\n",
+				(unsigned long long)(mapped >> 30));
+			for (int i = 0; i < n; i++) {
+				if (usable[i].base >= mapped)
+					usable[i].len = 0;
+				else if (usable[i].base + usable[i].len > mapped)
+					usable[i].len = mapped - usable[i].base;
+			}
+		}
+	}
+	pr_info("memory: %llu MiB usable%s\n", (unsigned long long)(total >> 20),
+		limit != UINT64_MAX ? " (capped by mem=)" : "");
+	reserved[0] = (struct mem_region){ 0, 1ULL << 20 };
+	reserved[1] = (struct mem_region){ (uintptr_t)_kernel_start,
+					   (uintptr_t)_kernel_end - (uintptr_t)_kernel_start };
+	return mm_init(usable, n, reserved, 2);
+}
+
+static void run_initcalls(void)
+{
+	for (int level = INIT_MM; level <= INIT_LATE; level++) {
+		for (const struct initcall *c = __start_initcalls; c < __stop_initcalls; c++) {
+			int err;
+
+			if ((int)c->level != level)
+				continue;
+			err = c->fn();
+			if (err)
+				pr_err("init: %s failed (%d)\n", c->name, err);
+		}
+	}
+}
+
+/* Run each ';'-separated command; returns how many failed. */
+static int run_commands(const char *list)
+{
+	static char buf[1024];
+	char *p = buf, *cmd;
+	int failed = 0;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	while (p && !halt_requested) {
+		cmd = p;
+		p = strchr(p, ';');
+		if (p)
+			*p++ = 0;
+		while (*cmd == ' ')
+			cmd++;
+		if (!*cmd)
+			continue;
+		printf("lookahead$ %s\n", cmd);
+		int err = kcmd_run(cmd);
+		if (err) {
+			printf("lookahead: command '%s' failed (%d)\n", cmd, err);
+			failed++;
+		}
+	}
+	return failed;
+}
+
+void kmain(uint32_t magic, uint32_t info)
+{
+	const char *run = "selftest";
+	int failed;
+
+	console_init();
+	setvbuf(stdout, NULL, _IONBF, 0);
+	setvbuf(stderr, NULL, _IONBF, 0);
+	printf("lookahead: a testbed for page-cache readahead\n");
+	cpu_init();
+	if (bootinfo_parse(magic, info))
+		kernel_exit(EXIT_FAILURE_STATUS);
+	if (param_init(bootinfo.cmdline))
+		kernel_exit(EXIT_FAILURE_STATUS);
+	switch (param_get_enum("console")) {
+	case 0:
+		console_select(CONSOLE_SERIAL);
+		break;
+	case 1:
+		console_select(CONSOLE_VGA);
+		break;
+	default:
+		break;
+	}
+	bootinfo_print();
+	if (time_init())
+		kernel_exit(EXIT_FAILURE_STATUS);
+	apic_init();
+	if (setup_memory())
+		kernel_exit(EXIT_FAILURE_STATUS);
+	if (sched_init())
+		panic("no memory for the idle thread");
+	apic_timer_start();
+	local_irq_enable();
+
+	run_initcalls();
+	if (init_failures)
+		kernel_exit(EXIT_FAILURE_STATUS);
+	param_get_str("run", &run);
+	failed = run_commands(run);
+	printf("lookahead: %d command(s) failed\n", failed);
+	kernel_exit(failed ? EXIT_FAILURE_STATUS : EXIT_OK);
+}

@@ -1,0 +1,185 @@
+/*
+ * Multiboot1 (QEMU -kernel) and Multiboot2 (GRUB) information parsing.
+ * Only the memory map, the command line and the boot loader's name are
+ * used; each is bounds-checked against the structure's stated size.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel/bootinfo.h"
+#include "kernel/log.h"
+
+#define MB1_BOOTLOADER_MAGIC 0x2badb002
+#define MB2_BOOTLOADER_MAGIC 0x36d76289
+
+#define MB1_INFO_MEM_MAP	(1u << 6)
+#define MB1_INFO_CMDLINE	(1u << 2)
+#define MB1_INFO_LOADER		(1u << 9)
+
+struct mb1_info {
+	uint32_t flags;
+	uint32_t mem_lower, mem_upper;
+	uint32_t boot_device;
+	uint32_t cmdline;
+	uint32_t mods_count, mods_addr;
+	uint32_t syms[4];
+	uint32_t mmap_length, mmap_addr;
+	uint32_t drives_length, drives_addr;
+	uint32_t config_table;
+	uint32_t boot_loader_name;
+} __packed;
+
+struct mb1_mmap_entry {
+	uint32_t size;		/* of the rest of the entry */
+	uint64_t addr, len;
+	uint32_t type;
+} __packed;
+
+struct mb2_tag {
+	uint32_t type, size;
+};
+
+#define MB2_TAG_END	0
+#define MB2_TAG_CMDLINE	1
+#define MB2_TAG_LOADER	2
+#define MB2_TAG_MMAP	6
+
+struct bootinfo bootinfo;
+
+static void copy_str(char *dst, size_t dstlen, const char *src, size_t maxlen)
+{
+	size_t n = strnlen(src, maxlen);
+
+	if (n >= dstlen)
+		n = dstlen - 1;
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+static void add_region(uint64_t base, uint64_t len, uint32_t type)
+{
+	if (bootinfo.nr_regions == BOOT_MAX_REGIONS) {
+		pr_warn("boot: memory map has more than %d entries; ignoring the rest\n",
+			BOOT_MAX_REGIONS);
+		return;
+	}
+	if (type < MEM_USABLE || type > MEM_BAD)
+		type = MEM_RESERVED;
+	bootinfo.regions[bootinfo.nr_regions++] = (struct boot_region){ base, len, type };
+}
+
+static int parse_mb1(const struct mb1_info *mbi)
+{
+	bootinfo.protocol = 1;
+	if (mbi->flags & MB1_INFO_CMDLINE)
+		copy_str(bootinfo.cmdline, sizeof(bootinfo.cmdline),
+			 (const char *)(uintptr_t)mbi->cmdline, 4096);
+	if (mbi->flags & MB1_INFO_LOADER)
+		copy_str(bootinfo.loader, sizeof(bootinfo.loader),
+			 (const char *)(uintptr_t)mbi->boot_loader_name, 256);
+	if (!(mbi->flags & MB1_INFO_MEM_MAP)) {
+		pr_err("boot: the Multiboot1 loader gave no memory map\n");
+		return -EINVAL;
+	}
+	uintptr_t p = mbi->mmap_addr, end = (uintptr_t)mbi->mmap_addr + mbi->mmap_length;
+	while (p + sizeof(struct mb1_mmap_entry) <= end) {
+		const struct mb1_mmap_entry *e = (const void *)p;
+
+		if (e->size < 20) {
+			pr_err("boot: Multiboot1 memory map entry of size %u\n", e->size);
+			return -EINVAL;
+		}
+		add_region(e->addr, e->len, e->type);
+		p += e->size + 4;
+	}
+	return 0;
+}
+
+static int parse_mb2(uintptr_t info)
+{
+	uint32_t total = *(const uint32_t *)info;
+	uintptr_t p = info + 8, end = info + total;
+
+	bootinfo.protocol = 2;
+	if (total < 16 || total > (1u << 20)) {
+		pr_err("boot: Multiboot2 information of size %u\n", total);
+		return -EINVAL;
+	}
+	while (p + sizeof(struct mb2_tag) <= end) {
+		const struct mb2_tag *tag = (const void *)p;
+
+		if (tag->type == MB2_TAG_END)
+			break;
+		if (tag->size < 8 || p + tag->size > end) {
+			pr_err("boot: Multiboot2 tag %u of size %u overruns the structure\n",
+			       tag->type, tag->size);
+			return -EINVAL;
+		}
+		const char *body = (const char *)(tag + 1);
+		size_t blen = tag->size - 8;
+
+		switch (tag->type) {
+		case MB2_TAG_CMDLINE:
+			copy_str(bootinfo.cmdline, sizeof(bootinfo.cmdline), body, blen);
+			break;
+		case MB2_TAG_LOADER:
+			copy_str(bootinfo.loader, sizeof(bootinfo.loader), body, blen);
+			break;
+		case MB2_TAG_MMAP: {
+			uint32_t esize = ((const uint32_t *)body)[0];
+
+			if (esize < 24 || blen < 8) {
+				pr_err("boot: Multiboot2 memory map entry size %u\n", esize);
+				return -EINVAL;
+			}
+			for (size_t off = 8; off + 24 <= blen; off += esize) {
+				const uint64_t *e = (const uint64_t *)(body + off);
+
+				add_region(e[0], e[1], *(const uint32_t *)(e + 2));
+			}
+			break;
+		}
+		}
+		p += ALIGN_UP(tag->size, 8u);
+	}
+	return 0;
+}
+
+int bootinfo_parse(uint32_t magic, uint32_t info)
+{
+	if (magic == MB1_BOOTLOADER_MAGIC)
+		return parse_mb1((const struct mb1_info *)(uintptr_t)info);
+	if (magic == MB2_BOOTLOADER_MAGIC)
+		return parse_mb2(info);
+	pr_err("boot: not started by a Multiboot loader (magic 0x%08x)\n", magic);
+	return -EINVAL;
+}
+
+const char *mem_type_name(uint32_t type)
+{
+	switch (type) {
+	case MEM_USABLE: return "usable";
+	case MEM_ACPI: return "acpi";
+	case MEM_NVS: return "nvs";
+	case MEM_BAD: return "bad";
+	default: return "reserved";
+	}
+}
+
+void bootinfo_print(void)
+{
+	char line[BOOT_MAX_REGIONS * 48];
+	size_t n = 0;
+
+	pr_info("boot loader: %s (multiboot%d)\n", bootinfo.loader[0] ? bootinfo.loader : "unknown",
+		bootinfo.protocol);
+	pr_info("command line: %s\n", bootinfo.cmdline);
+	for (int i = 0; i < bootinfo.nr_regions && n < sizeof(line); i++) {
+		const struct boot_region *r = &bootinfo.regions[i];
+
+		n += snprintf(line + n, sizeof(line) - n, "%s%#llx-%#llx %s", i ? ", " : "",
+			      (unsigned long long)r->base, (unsigned long long)(r->base + r->len),
+			      mem_type_name(r->type));
+	}
+	pr_info("memory map: %s\n", line);
+}

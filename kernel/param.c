@@ -1,0 +1,90 @@
+/*
+ * The kernel command line, checked as a whole against every KPARAM()
+ * before anything uses it, so a typo stops the boot with one line naming
+ * the key rather than being ignored.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel/log.h"
+#include "kernel/param.h"
+
+#define MAX_PARAMS	96
+#define MAX_WORDS	64
+
+extern const struct kv_spec __start_kparams[], __stop_kparams[];
+
+static char cmdline_copy[1024];
+static char cmdline_words[1024];
+static struct kv_value values[MAX_PARAMS];
+static int nparams;
+
+const char *param_cmdline(void)
+{
+	return cmdline_copy;
+}
+
+int param_init(const char *cmdline)
+{
+	char *words[MAX_WORDS];
+	char err[512];
+	const char *split_err = "";
+	int n;
+
+	nparams = (int)(__stop_kparams - __start_kparams);
+	if (nparams > MAX_PARAMS)
+		panic("%d kernel parameters declared, at most %d", nparams, MAX_PARAMS);
+	snprintf(cmdline_copy, sizeof(cmdline_copy), "%s", cmdline);
+	snprintf(cmdline_words, sizeof(cmdline_words), "%s", cmdline);
+	n = kv_split(cmdline_words, words, MAX_WORDS, &split_err);
+	if (n < 0) {
+		pr_err("command line: %s\n", split_err);
+		return -EINVAL;
+	}
+	/* QEMU's Multiboot loader puts the kernel's file name first. */
+	char **first = words;
+	if (n > 0 && !strchr(words[0], '=') && strchr(words[0], '/')) {
+		first++;
+		n--;
+	}
+	if (kv_parse(first, n, __start_kparams, nparams, values, NULL, err, sizeof(err))) {
+		pr_err("command line: %s\n", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct kv_value *lookup(const char *key)
+{
+	for (int i = 0; i < nparams; i++)
+		if (strcmp(__start_kparams[i].key, key) == 0)
+			return &values[i];
+	panic("parameter '%s' is read but was never declared with KPARAM()", key);
+}
+
+int param_get_u64(const char *key, uint64_t *out)
+{
+	const struct kv_value *v = lookup(key);
+
+	if (!v->present)
+		return -ENOENT;
+	*out = v->u;
+	return 0;
+}
+
+int param_get_str(const char *key, const char **out)
+{
+	const struct kv_value *v = lookup(key);
+
+	if (!v->present)
+		return -ENOENT;
+	*out = v->s;
+	return 0;
+}
+
+int param_get_enum(const char *key)
+{
+	const struct kv_value *v = lookup(key);
+
+	return v->present ? (int)v->u : -ENOENT;
+}
