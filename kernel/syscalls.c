@@ -1,6 +1,7 @@
 /*
  * The system calls newlib is built to expect (--disable-newlib-supplied-
- * syscalls). Only the console is a file; the heap for newlib's malloc is a
+ * syscalls: its reentrant wrappers call write, sbrk, ... and exit calls
+ * _exit). Only the console is a file; the heap for newlib's malloc is a
  * fixed region here (the kernel's own objects use kmalloc from mm/), so
  * printf works from the first line of kmain, before mm is up.
  */
@@ -20,7 +21,7 @@ extern int errno;
 static char newlib_heap[NEWLIB_HEAP_SIZE] __aligned(4096);
 static size_t newlib_brk;
 
-int _write(int fd, const void *buf, size_t len)
+int write(int fd, const void *buf, size_t len)
 {
 	if (fd != 1 && fd != 2) {
 		errno = EBADF;
@@ -30,7 +31,7 @@ int _write(int fd, const void *buf, size_t len)
 	return (int)len;
 }
 
-void *_sbrk(ptrdiff_t incr)
+void *sbrk(ptrdiff_t incr)
 {
 	size_t old = newlib_brk;
 
@@ -47,21 +48,21 @@ void _exit(int code)
 	kernel_exit(code ? EXIT_FAILURE_STATUS : EXIT_OK);
 }
 
-int _read(int fd, void *buf, size_t len)
+int read(int fd, void *buf, size_t len)
 {
 	(void)fd, (void)buf, (void)len;
 	errno = EBADF;
 	return -1;
 }
 
-int _close(int fd)
+int close(int fd)
 {
 	(void)fd;
 	errno = EBADF;
 	return -1;
 }
 
-int _fstat(int fd, struct stat *st)
+int fstat(int fd, struct stat *st)
 {
 	if (fd < 0 || fd > 2) {
 		errno = EBADF;
@@ -71,38 +72,38 @@ int _fstat(int fd, struct stat *st)
 	return 0;
 }
 
-int _isatty(int fd)
+int isatty(int fd)
 {
 	return fd >= 0 && fd <= 2;
 }
 
-off_t _lseek(int fd, off_t off, int whence)
+off_t lseek(int fd, off_t off, int whence)
 {
 	(void)fd, (void)off, (void)whence;
 	errno = ESPIPE;
 	return -1;
 }
 
-int _open(const char *path, int flags, int mode)
+int open(const char *path, int flags, int mode)
 {
 	(void)path, (void)flags, (void)mode;
 	errno = ENOSYS;
 	return -1;
 }
 
-int _kill(int pid, int sig)
+int kill(int pid, int sig)
 {
 	(void)pid, (void)sig;
 	errno = EINVAL;
 	return -1;
 }
 
-int _getpid(void)
+int getpid(void)
 {
 	return 1;
 }
 
-int _gettimeofday(struct timeval *tv, void *tz)
+int gettimeofday(struct timeval *tv, void *tz)
 {
 	uint64_t ns = ktime_ns();
 
@@ -112,48 +113,48 @@ int _gettimeofday(struct timeval *tv, void *tz)
 	return 0;
 }
 
-clock_t _times(struct tms *buf)
+clock_t times(struct tms *buf)
 {
 	(void)buf;
 	errno = ENOSYS;
 	return (clock_t)-1;
 }
 
-int _link(const char *a, const char *b)
+int link(const char *a, const char *b)
 {
 	(void)a, (void)b;
 	errno = ENOSYS;
 	return -1;
 }
 
-int _unlink(const char *path)
+int unlink(const char *path)
 {
 	(void)path;
 	errno = ENOSYS;
 	return -1;
 }
 
-int _fork(void)
+int fork(void)
 {
 	errno = ENOSYS;
 	return -1;
 }
 
-int _wait(int *status)
+int wait(int *status)
 {
 	(void)status;
 	errno = ENOSYS;
 	return -1;
 }
 
-int _execve(const char *p, char *const argv[], char *const envp[])
+int execve(const char *p, char *const argv[], char *const envp[])
 {
 	(void)p, (void)argv, (void)envp;
 	errno = ENOSYS;
 	return -1;
 }
 
-int _stat(const char *path, struct stat *st)
+int stat(const char *path, struct stat *st)
 {
 	(void)path, (void)st;
 	errno = ENOSYS;
