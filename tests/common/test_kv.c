@@ -1,0 +1,119 @@
+/*
+ * Command-line and shell argument parsing: sizes, integers, enums,
+ * quoting, and the errors that must name the key.
+ */
+#include <string.h>
+
+#include "kernel/kv.h"
+#include "kernel/ktest.h"
+
+static void test_parse_size(struct ktest *t)
+{
+	uint64_t v = 0;
+
+	KT_EXPECT_EQ(t, kv_parse_size("4096", &v), 0);
+	KT_EXPECT_EQ(t, v, 4096);
+	KT_EXPECT_EQ(t, kv_parse_size("64K", &v), 0);
+	KT_EXPECT_EQ(t, v, 64 << 10);
+	KT_EXPECT_EQ(t, kv_parse_size("128m", &v), 0);
+	KT_EXPECT_EQ(t, v, 128 << 20);
+	KT_EXPECT_EQ(t, kv_parse_size("2G", &v), 0);
+	KT_EXPECT_EQ(t, v, 2ULL << 30);
+	KT_EXPECT_EQ(t, kv_parse_size("0x1000", &v), 0);
+	KT_EXPECT_EQ(t, v, 4096);
+	KT_EXPECT_EQ(t, kv_parse_size("12Q", &v), -EINVAL);
+	KT_EXPECT_EQ(t, kv_parse_size("M", &v), -EINVAL);
+	KT_EXPECT_EQ(t, kv_parse_size("", &v), -EINVAL);
+	KT_EXPECT_EQ(t, kv_parse_size("-1", &v), -EINVAL);
+	KT_EXPECT_EQ(t, kv_parse_size("99999999999999999999", &v), -EINVAL);
+	KT_EXPECT_EQ(t, kv_parse_size("17179869184G", &v), -ERANGE);
+}
+
+static void test_parse_uint(struct ktest *t)
+{
+	uint64_t v = 0;
+
+	KT_EXPECT_EQ(t, kv_parse_uint("18446744073709551615", &v), 0);
+	KT_EXPECT_EQ(t, v, UINT64_MAX);
+	KT_EXPECT_EQ(t, kv_parse_uint("18446744073709551616", &v), -ERANGE);
+	KT_EXPECT_EQ(t, kv_parse_uint("0x", &v), -EINVAL);
+	KT_EXPECT_EQ(t, kv_parse_uint("12a", &v), -EINVAL);
+	KT_EXPECT_EQ(t, kv_parse_uint("0xfF", &v), 0);
+	KT_EXPECT_EQ(t, v, 255);
+}
+
+static void test_split_quotes(struct ktest *t)
+{
+	char line[] = "a=1  run=\"cat /a;cat /b\" \"x=y z\" last";
+	char *w[8];
+	const char *err = NULL;
+	int n = kv_split(line, w, 8, &err);
+
+	KT_ASSERT_EQ(t, n, 4);
+	KT_EXPECT_STREQ(t, w[0], "a=1");
+	KT_EXPECT_STREQ(t, w[1], "run=cat /a;cat /b");
+	KT_EXPECT_STREQ(t, w[2], "x=y z");
+	KT_EXPECT_STREQ(t, w[3], "last");
+
+	char bad[] = "run=\"oops";
+	KT_EXPECT_EQ(t, kv_split(bad, w, 8, &err), -EINVAL);
+	KT_EXPECT_STREQ(t, err, "unterminated double quote");
+
+	char many[] = "a b c";
+	KT_EXPECT_EQ(t, kv_split(many, w, 2, &err), -EINVAL);
+}
+
+static const char *const colours[] = { "serial", "vga", "both", NULL };
+static const struct kv_spec specs[] = {
+	{ "mem", KV_SIZE, NULL, "" },
+	{ "console", KV_ENUM, colours, "" },
+	{ "n", KV_UINT, NULL, "" },
+	{ "poll", KV_BOOL, NULL, "" },
+	{ "root", KV_STRING, NULL, "" },
+};
+
+static void test_parse_good(struct ktest *t)
+{
+	char line[] = "mem=64M console=vga poll=on root=0:1 /path";
+	char *w[8], err[256];
+	const char *e, *pos;
+	struct kv_value v[ARRAY_SIZE(specs)];
+	int n = kv_split(line, w, 8, &e);
+
+	KT_ASSERT_EQ(t, kv_parse(w, n, specs, ARRAY_SIZE(specs), v, &pos, err, sizeof(err)), 0);
+	KT_EXPECT_TRUE(t, v[0].present);
+	KT_EXPECT_EQ(t, v[0].u, 64 << 20);
+	KT_EXPECT_EQ(t, v[1].u, 1);
+	KT_EXPECT_STREQ(t, v[1].s, "vga");
+	KT_EXPECT_TRUE(t, !v[2].present);
+	KT_EXPECT_EQ(t, v[3].u, 1);
+	KT_EXPECT_STREQ(t, v[4].s, "0:1");
+	KT_EXPECT_STREQ(t, pos, "/path");
+}
+
+static void test_parse_errors_name_the_key(struct ktest *t)
+{
+	struct kv_value v[ARRAY_SIZE(specs)];
+	char err[256];
+	char w1[] = "frobnicate=1", w2[] = "mem=12Q", w3[] = "console=telnet", w4[] = "bare";
+	char *w[1];
+
+	w[0] = w1;
+	KT_EXPECT_EQ(t, kv_parse(w, 1, specs, ARRAY_SIZE(specs), v, NULL, err, sizeof(err)), -EINVAL);
+	KT_EXPECT_TRUE(t, strstr(err, "unknown key 'frobnicate'") != NULL);
+	w[0] = w2;
+	KT_EXPECT_EQ(t, kv_parse(w, 1, specs, ARRAY_SIZE(specs), v, NULL, err, sizeof(err)), -EINVAL);
+	KT_EXPECT_TRUE(t, strstr(err, "'mem'") != NULL);
+	w[0] = w3;
+	KT_EXPECT_EQ(t, kv_parse(w, 1, specs, ARRAY_SIZE(specs), v, NULL, err, sizeof(err)), -EINVAL);
+	KT_EXPECT_TRUE(t, strstr(err, "serial|vga|both") != NULL);
+	w[0] = w4;
+	KT_EXPECT_EQ(t, kv_parse(w, 1, specs, ARRAY_SIZE(specs), v, NULL, err, sizeof(err)), -EINVAL);
+	KT_EXPECT_TRUE(t, strstr(err, "'bare' is not key=value") != NULL);
+	/* the words are left as they were, for the caller's messages */
+	KT_EXPECT_STREQ(t, w2, "mem=12Q");
+}
+
+KTEST_SUITE(kv, NULL, KTEST_CASE(test_parse_size), KTEST_CASE(test_parse_uint),
+	    KTEST_CASE(test_split_quotes), KTEST_CASE(test_parse_good),
+	    KTEST_CASE(test_parse_errors_name_the_key));
