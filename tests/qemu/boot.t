@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Foundation: the kernel boots by -kernel (Multiboot1) and by GRUB
+# (Multiboot2), runs its selftests, rejects bad command lines with one line
+# naming the key, and reports a page fault with RIP and CR2.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/qemu/lib.sh
+tap_plan 14
+
+qemu --timeout 120 -- run=selftest
+tap_ktap_subtest "$QOUT"
+tap_is "$QSTATUS" 0 "selftest via -kernel exits 0"
+tap_grep '^boot loader: qemu \(multiboot1\)' "$QOUT" "boot loader named (multiboot1)"
+tap_grep '^memory map: .*usable' "$QOUT" "memory map printed"
+tap_grep '^time: TSC [0-9]+\.[0-9]+ MHz' "$QOUT" "TSC frequency printed"
+tap_grep '^RESULT \{"cmd":"selftest","failed_cases":0' "$QOUT" "selftest RESULT line"
+
+qemu --iso --timeout 120 -- run=selftest
+tap_ktap_subtest "$QOUT"
+tap_is "$QSTATUS" 0 "selftest via the GRUB ISO exits 0"
+tap_grep '^boot loader: GRUB.*\(multiboot2\)' "$QOUT" "boot loader named (multiboot2)"
+
+for bad in frobnicate=1 mem=12Q console=telnet; do
+	key=${bad%%=*}
+	qemu --timeout 30 -- "$bad"
+	errs=$(grep -c '^error: ' "$QOUT")
+	if [ "$QSTATUS" = 1 ] && [ "$errs" = 1 ] && grep -q "^error: .*'$key'" "$QOUT"; then
+		tap_ok "$bad: exit 1 with one error line naming '$key'"
+	else
+		tap_not_ok "$bad: exit 1 with one error line naming '$key'" "status $QSTATUS, $errs error lines" \
+			"$(grep '^error' "$QOUT")"
+	fi
+done
+
+qemu --timeout 30 -- run=fault
+tap_is "$QSTATUS" 2 "run=fault exits 2 (panic)"
+tap_grep '^RIP [0-9a-f]{16}' "$QOUT" "panic report holds RIP"
+tap_grep '^CR2 0000000000000010' "$QOUT" "panic report holds the faulting address in CR2"
+
+qemu --timeout 30 -- 'run=nosuchcommand;help'
+if [ "$QSTATUS" = 1 ] && grep -q "unknown command 'nosuchcommand'" "$QOUT" &&
+	grep -q '^RESULT {"cmd":"help"' "$QOUT"; then
+	tap_ok "a failed command is reported, the next one runs, the exit is failure"
+else
+	tap_not_ok "a failed command is reported, the next one runs, the exit is failure" "status $QSTATUS"
+fi

@@ -1,0 +1,88 @@
+# Shared helpers for the QEMU test scripts (tests/qemu/*.t): TAP output and
+# running the kernel. Source it from the repository root:
+#	. tests/qemu/lib.sh
+#	tap_plan 3
+#	qemu -- run=selftest            # sets QOUT (output file) and QSTATUS
+#	tap_is "$QSTATUS" 0 "selftest exits 0"
+set -u
+TAP_N=0
+TAP_TMP=$(mktemp -d)
+trap 'rm -rf "$TAP_TMP"' EXIT
+
+tap_plan() { echo "1..$1"; }
+
+tap_ok() {	# tap_ok NAME
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N - $1"
+}
+
+tap_not_ok() {	# tap_not_ok NAME [DIAGNOSTIC...]
+	TAP_N=$((TAP_N + 1))
+	echo "not ok $TAP_N - $1"
+	shift
+	for d in "$@"; do echo "# $d"; done
+}
+
+tap_is() {	# tap_is GOT WANT NAME
+	if [ "$1" = "$2" ]; then tap_ok "$3"; else tap_not_ok "$3" "got '$1', want '$2'"; fi
+}
+
+tap_grep() {	# tap_grep REGEX FILE NAME: FILE has a line matching REGEX
+	if grep -Eq -- "$1" "$2"; then tap_ok "$3"; else tap_not_ok "$3" "no line matches /$1/"; fi
+}
+
+tap_nogrep() {	# tap_nogrep REGEX FILE NAME
+	if grep -Eq -- "$1" "$2"; then tap_not_ok "$3" "unexpected: $(grep -Em1 -- "$1" "$2")"; else tap_ok "$3"; fi
+}
+
+QRUN=0
+qemu() {	# qemu [run-qemu options] -- KEY=VALUE...: output in $QOUT, status in $QSTATUS
+	QRUN=$((QRUN + 1))
+	QOUT=$TAP_TMP/run$QRUN.log
+	tools/run-qemu "$@" >"$QOUT" 2>&1
+	QSTATUS=$?
+	if [ -n "${TEST_LOG_DIR:-}" ]; then cp "$QOUT" "$TEST_LOG_DIR/"; fi
+}
+
+# The kernel's KTAP (from "KTAP version 1" to the "# ktest:" summary) as a
+# subtest of the next result, so the harness counts each kernel test case.
+tap_ktap_subtest() {	# tap_ktap_subtest FILE
+	sed -n '/^KTAP version 1$/,/^# ktest:/p' "$1" | sed 's/^/    /'
+}
+
+# The value of KEY in the first RESULT line whose cmd is CMD (numbers and strings).
+result_field() {	# result_field FILE CMD KEY
+	python3 - "$@" <<'PY'
+import json, sys
+path, cmd, key = sys.argv[1:4]
+for line in open(path, errors="replace"):
+    if line.startswith("RESULT "):
+        try:
+            r = json.loads(line[7:])
+        except ValueError:
+            continue
+        if r.get("cmd") == cmd and key in r:
+            print(r[key])
+            break
+PY
+}
+
+# crc32 (zlib) of a file, or of its first N bytes
+host_crc32() {	# host_crc32 FILE [BYTES]
+	python3 - "$@" <<'PY'
+import sys, zlib
+path = sys.argv[1]
+n = int(sys.argv[2]) if len(sys.argv) > 2 else -1
+crc = 0
+with open(path, "rb") as f:
+    left = n
+    while left != 0:
+        b = f.read(1 << 20 if left < 0 else min(left, 1 << 20))
+        if not b:
+            break
+        crc = zlib.crc32(b, crc)
+        if left > 0:
+            left -= len(b)
+print("%08x" % crc)
+PY
+}
