@@ -14,11 +14,25 @@
  *
  * A driver registers a disk with blk_register_disk() and completes each
  * request it is handed through blk_end_request().
+ *
+ * Requests: submit_bio() turns bios into requests on the disk's queue,
+ * merging a bio into a waiting request when it extends it at the back or
+ * the front (up to max_sectors / max_segments), and splitting a bio larger
+ * than that. A thread between blk_start_plug() and blk_finish_plug() keeps
+ * its requests to itself, so consecutive bios merge before the driver sees
+ * them. At most bdev->queue_depth requests are with the driver at a time;
+ * at most q->nr_requests exist at all, and a submitter that needs one more
+ * sleeps until one completes (bdi_read_congested() is true meanwhile).
+ *
+ * Context: everything here runs in thread context (the AHCI driver
+ * completes requests from its port thread, not from the interrupt handler),
+ * so bi_end_io may sleep, allocate and free.
  */
 #ifndef DRIVERS_BLKDEV_H
 #define DRIVERS_BLKDEV_H
 
 #include "kernel/list.h"
+#include "kernel/sched.h"
 #include "mm/pagemap.h"
 
 enum bio_op { REQ_OP_READ, REQ_OP_WRITE, REQ_OP_FLUSH };
@@ -43,6 +57,12 @@ struct bio {
 	void *bi_private;
 	struct bio *bi_next;		/* chain inside a merged request */
 	uint64_t bi_start_ns;		/* submission time, for statistics */
+	/*
+	 * With bi_status != 0: the first sector of the failed request that
+	 * could not be read, which may lie before bi_sector when this bio
+	 * was merged behind the one that failed.
+	 */
+	sector_t bi_error_sector;
 };
 
 struct backing_dev_info {
@@ -66,7 +86,17 @@ struct disk_stats {
 	uint64_t errors[2];
 	unsigned int in_flight[2];
 	uint64_t size_hist[16];		/* requests by size: bucket i holds [2^i, 2^(i+1)) KiB */
+	uint64_t io_ticks_ns;		/* time with at least one request in flight */
+	uint64_t time_in_queue_ns;	/* in-flight requests integrated over time */
 };
+
+/* The "size_hist" bucket of a request of @sectors 512-byte sectors (< 1 KiB: 0). */
+static inline unsigned int disk_stats_bucket(uint32_t sectors)
+{
+	uint32_t kib = sectors / 2;
+
+	return kib <= 1 ? 0 : min_t(unsigned int, ilog2(kib), 15);
+}
 
 struct block_device {
 	char name[16];			/* "sda", ... */
@@ -96,5 +126,95 @@ void blk_finish_plug(void);
 
 int blk_disk_count(void);
 struct block_device *blk_get_disk(int index);
+
+/* The raw device's page cache operations (drivers/blk-pagemap.c), set on bd_mapping. */
+extern const struct address_space_operations blkdev_aops;
+/*
+ * Read one page of the raw device (page->mapping is a bd_mapping). Follows
+ * address_space_operations: the page is locked with a reference held for
+ * the I/O; completion sets PG_uptodate or PG_error, unlocks it and drops
+ * that reference. A partial last page is zero-filled past the end of the
+ * disk; a page wholly past the end fails with PG_error and a message.
+ */
+int blkdev_readpage(struct file *filp, struct page *page);
+/*
+ * Read @nr_pages pages of @pages (linked by page->lru, in increasing index
+ * order, each in @mapping, locked, with an I/O reference). Each page is
+ * taken off @pages and put on the inactive LRU list with lru_cache_add()
+ * (the list link was in use until then), then read as blkdev_readpage()
+ * does, consecutive pages in one bio. On return @pages is empty.
+ */
+int blkdev_readpages(struct address_space *mapping, struct file *filp,
+		     struct list_head *pages, unsigned int nr_pages);
+
+/* --- the driver side ------------------------------------------------------ */
+
+/* A run of bios for consecutive sectors, handed to the driver as one command. */
+struct request {
+	struct list_head queuelist;	/* pending list, or a thread's plug */
+	struct request_queue *q;
+	enum bio_op op;
+	sector_t sector;		/* first 512-byte sector */
+	uint32_t nr_sectors;
+	uint32_t nr_segments;		/* bio_vecs over all bios */
+	struct bio *bio, *biotail;	/* chained through bi_next, in sector order */
+	uint64_t start_ns;		/* when it entered the queue */
+	void *special;			/* the driver's, while it owns the request */
+};
+
+struct blk_queue_ops {
+	/*
+	 * Start @rq. Returns 0 when the driver owns it (it will call
+	 * blk_end_request() exactly once, from thread context, possibly
+	 * before returning), or -EBUSY to keep it queued until the driver
+	 * calls blk_run_queue().
+	 */
+	int (*queue_rq)(struct block_device *bdev, struct request *rq);
+};
+
+#define BLK_MAX_DISKS		16
+#define BLK_MAX_NR_REQUESTS	1024
+#define BLK_DEF_NR_REQUESTS	128	/* as Linux 2.6's nr_requests */
+#define BIO_MAX_VECS		4096
+
+struct request_queue {
+	struct block_device *bdev;
+	const struct blk_queue_ops *ops;
+	struct list_head pending;	/* merged requests waiting for the driver */
+	struct list_head free;		/* unused entries of pool */
+	struct request *pool;
+	unsigned int nr_requests;	/* limit on requests in existence */
+	unsigned int nr_allocated;
+	unsigned int in_driver;		/* handed to queue_rq, not yet ended */
+	unsigned int max_sectors, max_segments;
+	struct wait_queue_head wait;	/* submitters waiting for a free request */
+	bool running, rerun;		/* blk_run_queue re-entered from a completion */
+	uint64_t stamp_ns;		/* last update of io_ticks / time_in_queue */
+};
+
+/*
+ * Register a disk whose driver filled in nr_sectors, logical_sector_size,
+ * max_sectors (>= 8), queue_depth (>= 1), the IDENTIFY strings, ncq and
+ * driver_data. Assigns index and name ("sda", ...), creates the request
+ * queue with @nr_requests entries (0: blk_nr_requests_default, which the
+ * blk_nr_requests= parameter sets) and sets up bdi and bd_mapping.
+ */
+extern unsigned int blk_nr_requests_default;
+int blk_register_disk(struct block_device *bdev, const struct blk_queue_ops *ops,
+		      unsigned int max_segments, unsigned int nr_requests);
+/*
+ * Complete @rq. @status 0: every bio succeeded. Otherwise sectors before
+ * @error_sector were transferred correctly: bios wholly before it succeed,
+ * the rest fail with @status and bi_error_sector = @error_sector.
+ */
+void blk_end_request(struct request *rq, int status, sector_t error_sector);
+/* Hand pending requests to the driver while it has room (after -EBUSY). */
+void blk_run_queue(struct block_device *bdev);
+#ifdef HOST_BUILD
+/* Forget every disk (host tests only: the structures stay the caller's). */
+void blk_reset_disks(void);
+#endif
+/* Zero the counters of @bdev (in-flight counts stay). */
+void blk_reset_stats(struct block_device *bdev);
 
 #endif

@@ -1,0 +1,746 @@
+/*
+ * The block layer core: bios, per-disk request queues with plugging and
+ * back/front merging, the queue-depth limit, congestion and the
+ * /proc/diskstats-style statistics. Hardware-independent and host-built;
+ * see drivers/blkdev.h for the interface.
+ *
+ * Life of a bio: submit_bio() checks it against the disk, splits it if it
+ * is larger than one request may be, and then either merges it into a
+ * request that ends where it starts (back merge) or starts where it ends
+ * (front merge), or puts it in a new request. Requests wait on the
+ * submitting thread's plug, if it has one, or on the queue's pending list;
+ * blk_run_queue() hands pending requests to the driver in FIFO order while
+ * fewer than bdev->queue_depth are with it. blk_end_request() ends the
+ * bios, accounts the request and frees it, which may wake a submitter
+ * waiting for a request and lets the next pending one go to the driver.
+ *
+ * No locks: every caller is a thread (see blkdev.h) and threads are
+ * cooperative, so each function runs without interruption by other block
+ * layer code; only wait_event() gives the CPU away.
+ */
+#include <string.h>
+
+#include "drivers/blkdev.h"
+#include "kernel/log.h"
+#include "mm/mm.h"
+
+unsigned int blk_nr_requests_default = BLK_DEF_NR_REQUESTS;
+
+static struct block_device *disks[BLK_MAX_DISKS];
+static int nr_disks;
+
+/* --- bios ----------------------------------------------------------------- */
+
+struct bio *bio_alloc(unsigned int nr_vecs)
+{
+	struct bio *bio;
+
+	if (nr_vecs == 0 || nr_vecs > BIO_MAX_VECS) {
+		pr_err("bio_alloc: %u vectors requested, 1..%u allowed\n", nr_vecs, BIO_MAX_VECS);
+		return NULL;
+	}
+	bio = kzalloc(sizeof(*bio) + nr_vecs * sizeof(struct bio_vec));
+	if (!bio)
+		return NULL;
+	bio->bi_io_vec = (struct bio_vec *)(bio + 1);
+	bio->bi_max_vecs = (uint16_t)nr_vecs;
+	return bio;
+}
+
+void bio_put(struct bio *bio)
+{
+	kfree(bio);
+}
+
+bool bio_add_page(struct bio *bio, struct page *page, uint32_t len, uint32_t offset)
+{
+	struct bio_vec *last = bio->bi_vcnt ? &bio->bi_io_vec[bio->bi_vcnt - 1] : NULL;
+
+	if (!len || len % SECTOR_SIZE || offset % SECTOR_SIZE || offset + len > PAGE_SIZE) {
+		pr_err("bio_add_page: fragment offset %u length %u: both must be multiples of %u "
+		       "within one page\n", offset, len, SECTOR_SIZE);
+		return false;
+	}
+	/* The next piece of the same page extends the last segment. */
+	if (last && last->bv_page == page && last->bv_offset + last->bv_len == offset) {
+		last->bv_len += len;
+		bio->bi_size += len;
+		return true;
+	}
+	if (bio->bi_vcnt >= bio->bi_max_vecs)
+		return false;
+	bio->bi_io_vec[bio->bi_vcnt++] = (struct bio_vec){ page, len, offset };
+	bio->bi_size += len;
+	return true;
+}
+
+static inline uint32_t bio_sectors(const struct bio *bio)
+{
+	return bio->bi_size >> SECTOR_SHIFT;
+}
+
+static inline int op_dir(enum bio_op op)
+{
+	return op == REQ_OP_READ ? 0 : 1;
+}
+
+static const char *op_name(enum bio_op op)
+{
+	return op == REQ_OP_READ ? "read" : op == REQ_OP_WRITE ? "write" : "flush";
+}
+
+static void bio_endio(struct bio *bio, int status, sector_t error_sector)
+{
+	bio->bi_status = status;
+	bio->bi_error_sector = status ? error_sector : 0;
+	if (bio->bi_end_io)
+		bio->bi_end_io(bio);
+}
+
+/* --- plugs -------------------------------------------------------------- */
+
+/*
+ * A plug belongs to a thread; a fixed table is enough because only threads
+ * doing I/O plug, and a thread that finds no free entry simply submits
+ * unplugged (correct, only less merged).
+ */
+#define BLK_MAX_PLUGS 64
+
+struct blk_plug {
+	struct thread *owner;
+	unsigned int depth;		/* 0: entry free */
+	struct list_head requests;
+};
+
+static struct blk_plug plugs[BLK_MAX_PLUGS];
+
+static struct thread *plug_owner_self(void)
+{
+#ifdef HOST_BUILD
+	return NULL;			/* the host runs one thread */
+#else
+	return current_thread();
+#endif
+}
+
+static struct blk_plug *current_plug(void)
+{
+	struct thread *self = plug_owner_self();
+
+	for (int i = 0; i < BLK_MAX_PLUGS; i++)
+		if (plugs[i].depth && plugs[i].owner == self)
+			return &plugs[i];
+	return NULL;
+}
+
+void blk_start_plug(void)
+{
+	struct blk_plug *plug = current_plug();
+
+	if (plug) {
+		plug->depth++;
+		return;
+	}
+	for (int i = 0; i < BLK_MAX_PLUGS; i++) {
+		if (!plugs[i].depth) {
+			plugs[i].owner = plug_owner_self();
+			plugs[i].depth = 1;
+			INIT_LIST_HEAD(&plugs[i].requests);
+			return;
+		}
+	}
+	pr_warn("blk_start_plug: all %d plugs in use; this thread submits unplugged\n",
+		BLK_MAX_PLUGS);
+}
+
+static void queue_insert(struct request_queue *q, struct request *rq);
+
+/* Move the plug's requests to their queues (merging there too) and run them. */
+static void flush_plug(struct blk_plug *plug)
+{
+	struct request *rq, *tmp;
+
+	list_for_each_entry_safe(rq, tmp, &plug->requests, queuelist) {
+		list_del(&rq->queuelist);
+		queue_insert(rq->q, rq);
+	}
+	for (int i = 0; i < nr_disks; i++)
+		blk_run_queue(disks[i]);
+}
+
+void blk_finish_plug(void)
+{
+	struct blk_plug *plug = current_plug();
+
+	if (!plug || --plug->depth)
+		return;
+	flush_plug(plug);
+}
+
+/* --- requests ------------------------------------------------------------- */
+
+static bool queue_full(const struct request_queue *q)
+{
+	return q->nr_allocated >= q->nr_requests;
+}
+
+static bool bdev_congested(struct backing_dev_info *bdi)
+{
+	struct block_device *bdev = bdi->congested_data;
+
+	return bdev->queue && queue_full(bdev->queue);
+}
+
+static struct request *get_request(struct request_queue *q)
+{
+	struct request *rq;
+
+	if (queue_full(q)) {
+		/* The requests we wait for may be sitting on our own plug. */
+		struct blk_plug *plug = current_plug();
+
+		if (plug)
+			flush_plug(plug);
+		wait_event(q->wait, !queue_full(q));
+	}
+	rq = list_first_entry(&q->free, struct request, queuelist);
+	list_del(&rq->queuelist);
+	q->nr_allocated++;
+	memset(rq, 0, sizeof(*rq));
+	INIT_LIST_HEAD(&rq->queuelist);
+	rq->q = q;
+	return rq;
+}
+
+static void put_request(struct request_queue *q, struct request *rq)
+{
+	list_add(&rq->queuelist, &q->free);
+	q->nr_allocated--;
+	wake_up(&q->wait);
+}
+
+/* Fold the time since the last update into io_ticks and time_in_queue. */
+static void stats_round(struct block_device *bdev, uint64_t now)
+{
+	struct request_queue *q = bdev->queue;
+	unsigned int inflight = bdev->stats.in_flight[0] + bdev->stats.in_flight[1];
+
+	if (inflight && now > q->stamp_ns) {
+		bdev->stats.io_ticks_ns += now - q->stamp_ns;
+		bdev->stats.time_in_queue_ns += inflight * (now - q->stamp_ns);
+	}
+	q->stamp_ns = now;
+}
+
+static bool can_merge(const struct request *rq, const struct bio *bio)
+{
+	const struct request_queue *q = rq->q;
+
+	return rq->op == bio->bi_op && bio->bi_op != REQ_OP_FLUSH &&
+	       rq->nr_sectors + bio_sectors(bio) <= q->max_sectors &&
+	       rq->nr_segments + bio->bi_vcnt <= q->max_segments;
+}
+
+static bool can_merge_requests(const struct request *a, const struct request *b)
+{
+	const struct request_queue *q = a->q;
+
+	return a->q == b->q && a->op == b->op && a->op != REQ_OP_FLUSH &&
+	       a->sector + a->nr_sectors == b->sector &&
+	       a->nr_sectors + b->nr_sectors <= q->max_sectors &&
+	       a->nr_segments + b->nr_segments <= q->max_segments;
+}
+
+static void account_merge(struct request *rq, unsigned int nr)
+{
+	rq->q->bdev->stats.merges[op_dir(rq->op)] += nr;
+}
+
+/*
+ * @rq grew; if it now touches a neighbour on @list, absorb the neighbour
+ * (a bio that filled the gap between two requests joins them).
+ */
+static void merge_neighbours(struct list_head *list, struct request *rq)
+{
+	struct request *o, *tmp;
+
+	list_for_each_entry_safe(o, tmp, list, queuelist) {
+		if (o == rq)
+			continue;
+		if (can_merge_requests(rq, o)) {
+			rq->biotail->bi_next = o->bio;
+			rq->biotail = o->biotail;
+		} else if (can_merge_requests(o, rq)) {
+			o->biotail->bi_next = rq->bio;
+			rq->bio = o->bio;
+			rq->sector = o->sector;
+			rq->start_ns = min(rq->start_ns, o->start_ns);
+		} else {
+			continue;
+		}
+		rq->nr_sectors += o->nr_sectors;
+		rq->nr_segments += o->nr_segments;
+		list_del(&o->queuelist);
+		account_merge(rq, 1);
+		/* o was counted in flight when it joined the queue; rq already is */
+		if (list == &rq->q->pending) {
+			stats_round(rq->q->bdev, ktime_ns());
+			rq->q->bdev->stats.in_flight[op_dir(rq->op)]--;
+		}
+		put_request(rq->q, o);
+		return;
+	}
+}
+
+/* Try to add @bio to a request of @list for @q; true if it was merged. */
+static bool attempt_merge(struct request_queue *q, struct list_head *list, struct bio *bio)
+{
+	struct request *rq;
+
+	list_for_each_entry(rq, list, queuelist) {
+		if (rq->q != q || !can_merge(rq, bio))
+			continue;
+		if (rq->sector + rq->nr_sectors == bio->bi_sector) {
+			rq->biotail->bi_next = bio;
+			rq->biotail = bio;
+		} else if (bio->bi_sector + bio_sectors(bio) == rq->sector) {
+			bio->bi_next = rq->bio;
+			rq->bio = bio;
+			rq->sector = bio->bi_sector;
+		} else {
+			continue;
+		}
+		rq->nr_sectors += bio_sectors(bio);
+		rq->nr_segments += bio->bi_vcnt;
+		account_merge(rq, 1);
+		merge_neighbours(list, rq);
+		return true;
+	}
+	return false;
+}
+
+/* A request joins the queue: it is in flight (as Linux counts it) from now on. */
+static void queue_insert(struct request_queue *q, struct request *rq)
+{
+	struct block_device *bdev = q->bdev;
+	uint64_t now = ktime_ns();
+
+	stats_round(bdev, now);
+	bdev->stats.in_flight[op_dir(rq->op)]++;
+	list_add_tail(&rq->queuelist, &q->pending);
+	merge_neighbours(&q->pending, rq);
+}
+
+static void init_request_from_bio(struct request *rq, struct bio *bio)
+{
+	rq->op = bio->bi_op;
+	rq->sector = bio->bi_sector;
+	rq->nr_sectors = bio_sectors(bio);
+	rq->nr_segments = bio->bi_vcnt;
+	rq->bio = rq->biotail = bio;
+	rq->start_ns = bio->bi_start_ns;
+}
+
+static void make_request(struct block_device *bdev, struct bio *bio)
+{
+	struct request_queue *q = bdev->queue;
+	struct blk_plug *plug = current_plug();
+	struct request *rq;
+
+	if (plug && attempt_merge(q, &plug->requests, bio))
+		return;
+	if (attempt_merge(q, &q->pending, bio)) {
+		blk_run_queue(bdev);
+		return;
+	}
+	rq = get_request(q);
+	/* get_request() may have slept: the queue may have moved on meanwhile. */
+	if (attempt_merge(q, &q->pending, bio)) {
+		put_request(q, rq);
+		blk_run_queue(bdev);
+		return;
+	}
+	init_request_from_bio(rq, bio);
+	plug = current_plug();
+	if (plug) {
+		list_add_tail(&rq->queuelist, &plug->requests);
+		return;
+	}
+	queue_insert(q, rq);
+	blk_run_queue(bdev);
+}
+
+/* --- splitting ------------------------------------------------------------ */
+
+struct bio_split {
+	struct bio *parent;
+	unsigned int remaining;
+	int status;
+	sector_t error_sector;
+};
+
+static void bio_split_put(struct bio_split *sp)
+{
+	if (--sp->remaining == 0) {
+		struct bio *parent = sp->parent;
+		int status = sp->status;
+		sector_t error_sector = sp->error_sector;
+
+		kfree(sp);
+		bio_endio(parent, status, error_sector);
+	}
+}
+
+static void bio_split_end_io(struct bio *child)
+{
+	struct bio_split *sp = child->bi_private;
+
+	if (child->bi_status && (!sp->status || child->bi_error_sector < sp->error_sector)) {
+		sp->status = child->bi_status;
+		sp->error_sector = child->bi_error_sector;
+	}
+	bio_put(child);
+	bio_split_put(sp);
+}
+
+static bool bio_fits(const struct request_queue *q, const struct bio *bio)
+{
+	return bio_sectors(bio) <= q->max_sectors && bio->bi_vcnt <= q->max_segments;
+}
+
+/*
+ * Submit @bio as children of at most max_sectors / max_segments each, cut
+ * at segment boundaries (a segment is at most a page, and max_sectors is
+ * at least a page). The parent ends when the last child does, with the
+ * lowest failing sector of any child.
+ */
+static void submit_split(struct block_device *bdev, struct bio *bio)
+{
+	struct request_queue *q = bdev->queue;
+	struct bio_split *sp = kmalloc(sizeof(*sp));
+	unsigned int v = 0;
+	sector_t sector = bio->bi_sector;
+
+	if (!sp) {
+		bio_endio(bio, -ENOMEM, bio->bi_sector);
+		return;
+	}
+	*sp = (struct bio_split){ .parent = bio, .remaining = 1 };
+	while (v < bio->bi_vcnt) {
+		unsigned int n = 0;
+		uint32_t bytes = 0;
+		struct bio *child;
+
+		while (v + n < bio->bi_vcnt && n < q->max_segments &&
+		       (bytes + bio->bi_io_vec[v + n].bv_len) / SECTOR_SIZE <= q->max_sectors)
+			bytes += bio->bi_io_vec[v + n++].bv_len;
+		child = bio_alloc(n);
+		if (!child) {
+			if (!sp->status || sector < sp->error_sector) {
+				sp->status = -ENOMEM;
+				sp->error_sector = sector;
+			}
+			break;
+		}
+		memcpy(child->bi_io_vec, &bio->bi_io_vec[v], n * sizeof(struct bio_vec));
+		child->bi_vcnt = (uint16_t)n;
+		child->bi_size = bytes;
+		child->bi_sector = sector;
+		child->bi_op = bio->bi_op;
+		child->bi_bdev = bdev;
+		child->bi_start_ns = bio->bi_start_ns;
+		child->bi_end_io = bio_split_end_io;
+		child->bi_private = sp;
+		sp->remaining++;
+		make_request(bdev, child);
+		v += n;
+		sector += bytes / SECTOR_SIZE;
+	}
+	bio_split_put(sp);
+}
+
+/* --- submission ------------------------------------------------------------ */
+
+/* False, with the reason in @why, if @bio cannot be submitted to @bdev. */
+static bool bio_check(struct block_device *bdev, struct bio *bio, char *why, size_t len)
+{
+	uint32_t sum = 0;
+	uint32_t lss = bdev->logical_sector_size ? bdev->logical_sector_size : SECTOR_SIZE;
+
+	for (unsigned int i = 0; i < bio->bi_vcnt; i++) {
+		const struct bio_vec *bv = &bio->bi_io_vec[i];
+
+		/* A segment must fit in one request, or splitting could not progress. */
+		if (!bv->bv_len || bv->bv_len % SECTOR_SIZE ||
+		    bv->bv_len > bdev->queue->max_sectors * SECTOR_SIZE) {
+			snprintf(why, len, "fragment %u has length %u: not a multiple of %u "
+				 "between %u and %u", i, bv->bv_len, SECTOR_SIZE, SECTOR_SIZE,
+				 bdev->queue->max_sectors * SECTOR_SIZE);
+			return false;
+		}
+		sum += bv->bv_len;
+	}
+	if (bio->bi_op == REQ_OP_FLUSH) {
+		if (bio->bi_size || bio->bi_vcnt) {
+			snprintf(why, len, "a flush carries no data (%u bytes given)", bio->bi_size);
+			return false;
+		}
+		return true;
+	}
+	if (bio->bi_op != REQ_OP_READ && bio->bi_op != REQ_OP_WRITE) {
+		snprintf(why, len, "unknown operation %d", (int)bio->bi_op);
+		return false;
+	}
+	if (!bio->bi_size || sum != bio->bi_size || bio->bi_size % lss ||
+	    (bio->bi_sector * SECTOR_SIZE) % lss) {
+		snprintf(why, len, "%s of %u bytes at sector %llu (fragments total %u) is not a "
+			 "non-empty whole number of %u-byte logical sectors",
+			 op_name(bio->bi_op), bio->bi_size, (unsigned long long)bio->bi_sector, sum,
+			 lss);
+		return false;
+	}
+	if (bio->bi_sector >= bdev->nr_sectors ||
+	    bio_sectors(bio) > bdev->nr_sectors - bio->bi_sector) {
+		snprintf(why, len, "%s of %u sectors at sector %llu is beyond the end of the disk "
+			 "(%llu sectors)", op_name(bio->bi_op), bio_sectors(bio),
+			 (unsigned long long)bio->bi_sector, (unsigned long long)bdev->nr_sectors);
+		return false;
+	}
+	return true;
+}
+
+void submit_bio(struct block_device *bdev, struct bio *bio)
+{
+	char why[160];
+
+	bio->bi_bdev = bdev;
+	bio->bi_next = NULL;
+	bio->bi_status = 0;
+	bio->bi_error_sector = 0;
+	bio->bi_start_ns = ktime_ns();
+	if (!bdev || !bdev->queue) {
+		pr_err("submit_bio: no such disk\n");
+		bio_endio(bio, -ENODEV, bio->bi_sector);
+		return;
+	}
+	if (!bio_check(bdev, bio, why, sizeof(why))) {
+		pr_err("%s: %s; nothing submitted\n", bdev->name, why);
+		bio_endio(bio, -EINVAL, bio->bi_sector);
+		return;
+	}
+	if (!bio_fits(bdev->queue, bio))
+		submit_split(bdev, bio);
+	else
+		make_request(bdev, bio);
+}
+
+struct bio_wait {
+	struct wait_queue_head wq;
+	bool done;
+};
+
+static void submit_bio_wait_end_io(struct bio *bio)
+{
+	struct bio_wait *w = bio->bi_private;
+
+	w->done = true;
+	wake_up_all(&w->wq);
+}
+
+int submit_bio_wait(struct block_device *bdev, struct bio *bio)
+{
+	struct bio_wait w = { .done = false };
+	struct blk_plug *plug;
+
+	init_waitqueue_head(&w.wq);
+	bio->bi_end_io = submit_bio_wait_end_io;
+	bio->bi_private = &w;
+	submit_bio(bdev, bio);
+	/* Waiting with the bio on our own plug would wait forever. */
+	plug = current_plug();
+	if (plug)
+		flush_plug(plug);
+	wait_event(w.wq, w.done);
+	return bio->bi_status;
+}
+
+/* --- the driver side -------------------------------------------------------- */
+
+void blk_run_queue(struct block_device *bdev)
+{
+	struct request_queue *q = bdev ? bdev->queue : NULL;
+
+	if (!q)
+		return;
+	if (q->running) {
+		q->rerun = true;	/* a completion inside queue_rq: the outer loop goes on */
+		return;
+	}
+	q->running = true;
+	do {
+		q->rerun = false;
+		while (!list_empty(&q->pending) && q->in_driver < bdev->queue_depth) {
+			struct request *rq = list_first_entry(&q->pending, struct request, queuelist);
+			int ret;
+
+			list_del(&rq->queuelist);
+			q->in_driver++;
+			ret = q->ops->queue_rq(bdev, rq);
+			if (ret == -EBUSY) {
+				q->in_driver--;
+				list_add(&rq->queuelist, &q->pending);
+				break;
+			}
+			if (ret) {
+				pr_err("%s: driver refused %s of sectors %llu-%llu: error %d\n",
+				       bdev->name, op_name(rq->op), (unsigned long long)rq->sector,
+				       (unsigned long long)(rq->sector + rq->nr_sectors - 1), ret);
+				blk_end_request(rq, ret, rq->sector);
+			}
+		}
+	} while (q->rerun);
+	q->running = false;
+}
+
+static void account_done(struct block_device *bdev, struct request *rq, int status)
+{
+	struct disk_stats *st = &bdev->stats;
+	int dir = op_dir(rq->op);
+	uint64_t now = ktime_ns();
+
+	stats_round(bdev, now);
+	st->in_flight[dir]--;
+	if (status) {
+		st->errors[dir]++;
+		return;
+	}
+	st->ios[dir]++;
+	st->sectors[dir] += rq->nr_sectors;
+	st->ticks_ns[dir] += now - rq->start_ns;
+	if (rq->op != REQ_OP_FLUSH)
+		st->size_hist[disk_stats_bucket(rq->nr_sectors)]++;
+}
+
+void blk_end_request(struct request *rq, int status, sector_t error_sector)
+{
+	struct request_queue *q = rq->q;
+	struct block_device *bdev = q->bdev;
+	struct bio *bio = rq->bio;
+
+	q->in_driver--;
+	account_done(bdev, rq, status);
+	rq->bio = rq->biotail = NULL;
+	while (bio) {
+		struct bio *next = bio->bi_next;
+		bool ok = !status || bio->bi_sector + bio_sectors(bio) <= error_sector;
+
+		bio->bi_next = NULL;
+		bio_endio(bio, ok ? 0 : status, error_sector);
+		bio = next;
+	}
+	put_request(q, rq);
+	blk_run_queue(bdev);
+}
+
+/* --- disks --------------------------------------------------------------------- */
+
+int blk_register_disk(struct block_device *bdev, const struct blk_queue_ops *ops,
+		      unsigned int max_segments, unsigned int nr_requests)
+{
+	struct request_queue *q;
+	int err;
+
+	if (nr_disks >= BLK_MAX_DISKS) {
+		pr_err("blk: cannot register more than %d disks\n", BLK_MAX_DISKS);
+		return -ENOSPC;
+	}
+	if (!nr_requests)
+		nr_requests = blk_nr_requests_default;
+	if (nr_requests > BLK_MAX_NR_REQUESTS) {
+		pr_err("blk: %u requests per queue asked for, at most %u\n", nr_requests,
+		       BLK_MAX_NR_REQUESTS);
+		return -EINVAL;
+	}
+	if (bdev->max_sectors < PAGE_SIZE / SECTOR_SIZE || !max_segments || !bdev->queue_depth ||
+	    !ops || !ops->queue_rq) {
+		pr_err("blk: disk with max_sectors %u, %u segments, queue depth %u: a driver bug\n",
+		       bdev->max_sectors, max_segments, bdev->queue_depth);
+		return -EINVAL;
+	}
+	q = kzalloc(sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	q->pool = kcalloc(nr_requests, sizeof(struct request));
+	if (!q->pool) {
+		kfree(q);
+		return -ENOMEM;
+	}
+	q->bdev = bdev;
+	q->ops = ops;
+	q->nr_requests = nr_requests;
+	q->max_sectors = bdev->max_sectors;
+	q->max_segments = max_segments;
+	INIT_LIST_HEAD(&q->pending);
+	INIT_LIST_HEAD(&q->free);
+	for (unsigned int i = 0; i < nr_requests; i++)
+		list_add_tail(&q->pool[i].queuelist, &q->free);
+	init_waitqueue_head(&q->wait);
+
+	bdev->index = nr_disks;
+	snprintf(bdev->name, sizeof(bdev->name), "sd%c", 'a' + nr_disks);
+	if (!bdev->logical_sector_size)
+		bdev->logical_sector_size = SECTOR_SIZE;
+	memset(&bdev->stats, 0, sizeof(bdev->stats));
+	bdev->bdi.ra_pages = 32;	/* 128 KiB, Linux's VM_MAX_READAHEAD */
+	bdev->bdi.congested_fn = bdev_congested;
+	bdev->bdi.congested_data = bdev;
+	err = address_space_init(&bdev->bd_mapping, bdev->name, &blkdev_aops, &bdev->bdi,
+				 (loff_t)(bdev->nr_sectors * SECTOR_SIZE));
+	if (err) {
+		kfree(q->pool);
+		kfree(q);
+		return err;
+	}
+	bdev->bd_mapping.host = bdev;
+	bdev->queue = q;
+	disks[nr_disks++] = bdev;
+	return 0;
+}
+
+int blk_disk_count(void)
+{
+	return nr_disks;
+}
+
+struct block_device *blk_get_disk(int index)
+{
+	return index >= 0 && index < nr_disks ? disks[index] : NULL;
+}
+
+void blk_reset_stats(struct block_device *bdev)
+{
+	unsigned int in_flight[2] = { bdev->stats.in_flight[0], bdev->stats.in_flight[1] };
+
+	memset(&bdev->stats, 0, sizeof(bdev->stats));
+	bdev->stats.in_flight[0] = in_flight[0];
+	bdev->stats.in_flight[1] = in_flight[1];
+	if (bdev->queue)
+		bdev->queue->stamp_ns = ktime_ns();
+}
+
+#ifdef HOST_BUILD
+void blk_reset_disks(void)
+{
+	for (int i = 0; i < nr_disks; i++) {
+		struct request_queue *q = disks[i]->queue;
+
+		address_space_release(&disks[i]->bd_mapping);
+		kfree(q->pool);
+		kfree(q);
+		disks[i]->queue = NULL;
+		disks[i] = NULL;
+	}
+	nr_disks = 0;
+	memset(plugs, 0, sizeof(plugs));
+}
+#endif
