@@ -2,12 +2,16 @@
  * The generic read paths over the page cache (mm/filemap.c): read(2)-style
  * reads, the mmap fault path and the splice path, each calling readahead
  * the way patches 007/008 of the seeds describe (or the legacy way, per
- * file, when file->f_ra.algo is RA_LEGACY).
+ * file, when file->f_ra.algo is RA_LEGACY). Host-buildable; the mapping of
+ * files into kernel virtual memory is mm/filemap-mmap.c (kernel only).
  */
 #ifndef MM_FILEMAP_H
 #define MM_FILEMAP_H
 
 #include "fs/vfs.h"
+
+/* Longest wait for one page's I/O (the block layer has its own, shorter, timeouts). */
+#define FILEMAP_IO_TIMEOUT_NS	(60 * NSEC_PER_SEC)
 
 /*
  * Read up to @count bytes at *@ppos into @buf through the page cache,
@@ -15,5 +19,50 @@
  * (after a page failed its single-page retry).
  */
 ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff_t *ppos);
+
+/* --- the fault path (patch 007) ------------------------------------------------ */
+
+/* madvise()-style access hints of a file mapping (VM_SequentialReadHint ...). */
+enum filemap_advice { FAULT_ADV_NORMAL, FAULT_ADV_SEQUENTIAL, FAULT_ADV_RANDOM, FAULT_ADV_NR };
+extern const char *const filemap_advice_names[];	/* "normal", ... NULL */
+
+/* Give up on read-around when misses outnumber hits by this much (mm/filemap.c). */
+#define MMAP_LOTSAMISS		100
+
+/*
+ * A fault at page @pgoff of a mapping of @file with access hint @advice:
+ * find the page (reading ahead or around as the file's algorithm and the
+ * hint say) and return it uptodate, locked, with a reference the caller
+ * drops after mapping it. NULL with *@err: -EFAULT past end of file (Linux's
+ * SIGBUS), -ENOMEM, -EIO after the single retry failed, -ETIMEDOUT.
+ */
+struct page *filemap_fault(struct file *file, pgoff_t pgoff, enum filemap_advice advice,
+			   int *err);
+
+/* --- the splice path (patch 008) ----------------------------------------------- */
+
+#define PIPE_BUFFERS	16
+
+/* Pages handed to a pipe by reference: [offset, offset + len) of each is data. */
+struct splice_pipe_desc {
+	struct page *pages[PIPE_BUFFERS];
+	struct {
+		unsigned int offset, len;
+	} partial[PIPE_BUFFERS];
+	unsigned int nr_pages;
+};
+
+/*
+ * Fill @spd with up to PIPE_BUFFERS pages covering up to @len bytes at
+ * *@ppos, by reference, starting I/O on missing pages but not waiting for
+ * it; advances *@ppos past the bytes handed over. Returns those bytes (0 at
+ * end of file) or -errno. The consumer calls splice_page_confirm() before
+ * touching a page's data and splice_release() when done.
+ */
+ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
+				 struct splice_pipe_desc *spd);
+/* Wait (bounded) until pipe page @i is uptodate: 0, or -EIO/-ETIMEDOUT with a message. */
+int splice_page_confirm(struct file *in, struct splice_pipe_desc *spd, unsigned int i);
+void splice_release(struct splice_pipe_desc *spd);
 
 #endif

@@ -88,6 +88,35 @@ struct kmalloc_stats {
 };
 void kmalloc_get_stats(struct kmalloc_stats *st);
 
+/*
+ * Microbenchmarks (mm/mmbench.c), run by the mmbench command and by
+ * build/host/bench_mm. Times are averages over @iters operations.
+ */
+struct mm_bench_alloc {
+	unsigned long iters;
+	double alloc_free_ns;		/* alloc_page + put_page, back to back */
+	double batch_alloc_ns;		/* alloc_page of batch pages in a row, per page */
+	double batch_free_ns;		/* then put_page of each */
+	unsigned long batch;
+	double order3_ns;		/* alloc_pages(3) + free_pages */
+	double kmalloc_ns;		/* kmalloc(64) + kfree */
+};
+int mm_bench_alloc(unsigned long iters, struct mm_bench_alloc *r);
+
+struct mm_bench_lookup {
+	unsigned long pages;		/* pages cached in the benchmark's mapping */
+	unsigned long lookups;
+	unsigned int hash_bits;		/* index size reached */
+	double insert_ns;		/* add_to_page_cache, per page, rehashes included */
+	double hit_ns;			/* find_get_page + put_page, random cached index */
+	double seq_ns;			/* same, in index order */
+	double miss_ns;			/* find_get_page of an absent index */
+	double next_miss_ns;		/* page_cache_next_miss over 32 cached pages, per page */
+	pgoff_t sink;			/* keeps the scans from being optimised away */
+};
+/* Cache @pages real frames in a private mapping and time lookups; -ENOMEM if they do not fit. */
+int mm_bench_lookup(unsigned long pages, unsigned long lookups, struct mm_bench_lookup *r);
+
 #ifdef HOST_BUILD
 /*
  * Host tests: map @len bytes that stand for physical [@phys_base,

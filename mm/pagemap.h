@@ -46,6 +46,8 @@ struct address_space {
 	struct page ***hash;
 	unsigned int hash_bits;
 	const char *name;			/* for traces: a path or a disk name */
+	/* Readahead pages evicted before anyone read them (mm/ratrace.c counts). */
+	unsigned long ra_thrashed;
 	struct list_head mappings_link;		/* on the list drop_pagecache() walks */
 };
 
@@ -103,9 +105,19 @@ void lru_cache_add(struct page *page);
 void mark_page_accessed(struct page *page);
 /* Reclaim up to @nr clean, unlocked, unreferenced inactive pages; returns how many. */
 unsigned long shrink_page_cache(unsigned long nr);
-/* Evict every clean, unused page from every page cache (drop_caches). */
+/*
+ * Evict every clean, unlocked, unused page from every page cache
+ * (drop_caches), or from one mapping; returns the number dropped. These
+ * are counted as dropped, not as reclaimed or thrashed.
+ */
 unsigned long drop_pagecache(void);
-/* Called when a readahead page that nobody read is evicted (thrashing accounting). */
+unsigned long invalidate_mapping_pages(struct address_space *mapping);
+/*
+ * Called by reclaim when it evicts a page still marked PG_readahead_io
+ * (read ahead, never read: thrashing), before the page leaves @mapping.
+ * Runs inside an allocation: must not sleep or allocate. Whoever reads a
+ * page (the read paths) clears PG_readahead_io, so only unread pages count.
+ */
 extern void (*readahead_thrashed_hook)(struct address_space *mapping, struct page *page);
 
 /*

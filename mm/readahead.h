@@ -1,14 +1,79 @@
 /*
- * Per-file readahead state and the readahead entry points (mm/readahead.c
- * for on-demand, mm/readahead-legacy.c for the 2.6.20 algorithm). See the
- * pictures in mm/readahead.c.
+ * Per-file readahead state and the readahead entry points: mm/readahead.c
+ * holds the on-demand algorithm of the seeds (patches 002-009) and the
+ * mechanism both algorithms share, mm/readahead-legacy.c the 2.6.20
+ * current/ahead window algorithm that patch 010 removes, mm/ratrace.c the
+ * trace ring buffer and counters. See the pictures in mm/readahead.c.
+ *
+ * The algorithm is chosen per open file (file->f_ra.algo): file_ra_state_init()
+ * takes the boot default (ra=ondemand|legacy|off, ra_kb=N), and
+ * file_ra_set_algo()/file_ra_set_max_pages() change one file. The read paths
+ * in mm/filemap.c then call the entry points the chosen algorithm wants:
+ *
+ *	RA_ONDEMAND, RA_OFF: page_cache_readahead_ondemand() on a missing page
+ *		(sync) and on a PG_readahead page (async); the caller updates
+ *		ra->prev_index when the request is done. RA_OFF is on-demand
+ *		with ra_pages = 0: every call returns at once, so each missing
+ *		page is read alone through ->readpage by the caller.
+ *	RA_LEGACY: page_cache_readahead() for every read request (at
+ *		index == next_index) and handle_ra_miss() on a missing page.
  */
 #ifndef MM_READAHEAD_H
 #define MM_READAHEAD_H
 
 #include "mm/pagemap.h"
 
-enum ra_algo { RA_ONDEMAND, RA_LEGACY, RA_OFF };
+enum ra_algo { RA_ONDEMAND, RA_LEGACY, RA_OFF, RA_NR_ALGOS };
+
+/* Default maximum readahead and the floor of the legacy window (include/linux/mm.h). */
+#define VM_MAX_READAHEAD	128	/* KiB */
+#define VM_MIN_READAHEAD	16	/* KiB */
+
+/*
+ * Convenient macros for min/max readahead pages (patch 004). MAX_RA_PAGES
+ * is rounded down, MIN_RA_PAGES rounded up so large page sizes still get a
+ * non-empty minimum.
+ */
+#define MAX_RA_PAGES	(VM_MAX_READAHEAD * 1024 / PAGE_CACHE_SIZE)
+#define MIN_RA_PAGES	DIV_ROUND_UP(VM_MIN_READAHEAD * 1024, PAGE_CACHE_SIZE)
+
+/* Largest ra_kb= accepted: windows up to 16 MiB (4096 pages). */
+#define RA_MAX_KB	16384
+#define RA_MAX_WINDOW	(RA_MAX_KB * 1024 / PAGE_CACHE_SIZE)
+
+/* Legacy: turn readahead off after this many pages were found cached. */
+#define VM_MAX_CACHE_HIT	256
+#define RA_FLAG_MISS	0x01	/* a cache miss occurred against this file */
+#define RA_FLAG_INCACHE	0x02	/* file is already in cache */
+
+/* What one call into the readahead code decided (the trace's "case"). */
+enum ra_case {
+	RA_CASE_SEQ_NEXT,	/* on-demand: lookahead/readahead hit, push the window on */
+	RA_CASE_RANDOM,		/* on-demand: small standalone read, read as is */
+	RA_CASE_SEQ_FIRST,	/* on-demand: new window for a sequential or oversize read */
+	RA_CASE_CLUELESS,	/* on-demand: lookahead hit not matching the state */
+	RA_CASE_CONGESTED,	/* on-demand: async readahead deferred, queue congested */
+	RA_CASE_OFF,		/* ra_pages == 0: no readahead */
+	RA_CASE_AROUND,		/* mmap read-around in the fault path */
+	RA_CASE_FORCED,		/* force_page_cache_readahead() */
+	RA_CASE_LEGACY_FIRST,	/* legacy: first sequential access, new current window */
+	RA_CASE_LEGACY_RANDOM,	/* legacy: random access, ra_off() and read as is */
+	RA_CASE_LEGACY_AHEAD,	/* legacy: built a new ahead window */
+	RA_CASE_LEGACY_WINDOW,	/* legacy: inside the current window, nothing to do */
+	RA_CASE_LEGACY_INCACHE,	/* legacy: turned off by RA_FLAG_INCACHE, return */
+	RA_CASE_LEGACY_MISS,	/* legacy: handle_ra_miss() */
+	RA_NR_CASES
+};
+
+/* Counters, per file (file_ra_state.stats) and global (ra_global_stats). */
+struct ra_stats {
+	unsigned long calls[RA_NR_CASES];
+	unsigned long pages;		/* pages submitted for readahead I/O */
+	unsigned long hit_pages;	/* of those, pages a reader used */
+	unsigned long thrashed_pages;	/* of those, pages evicted unread (global only) */
+	unsigned long sync_ios;		/* submissions a reader was waiting for */
+	unsigned long async_ios;	/* submissions ahead of the reader */
+};
 
 /*
  * Track a single file's readahead state
@@ -37,6 +102,244 @@ struct file_ra_state {
 	unsigned long mmap_miss;	/* cache miss stat for mmap accesses */
 	unsigned long prev_index;	/* cache last read() position */
 	unsigned int prev_offset;	/* offset where last read() ended in a page */
+	/* accounting (mm/ratrace.c) */
+	struct ra_stats stats;
+	struct address_space *mapping;	/* the file's own mapping, for thrashed pages */
+	unsigned long thrashed_base;	/* mapping->ra_thrashed at file_ra_state_init() */
 };
+
+/*
+ * Measuring read-ahead sizes.
+ *
+ *                  |----------- readahead size ------------>|
+ *  ===#============|==================#=====================|
+ *     |------- invoke interval ------>|-- lookahead size -->|
+ */
+static inline unsigned long ra_readahead_size(const struct file_ra_state *ra)
+{
+	return ra->readahead_index - ra->ra_index;
+}
+
+static inline unsigned long ra_lookahead_size(const struct file_ra_state *ra)
+{
+	return ra->readahead_index - ra->lookahead_index;
+}
+
+static inline unsigned long ra_invoke_interval(const struct file_ra_state *ra)
+{
+	return ra->lookahead_index - ra->la_index;
+}
+
+/* Does @index fall in the readahead windows [la_index, readahead_index)? */
+static inline bool ra_has_index(const struct file_ra_state *ra, pgoff_t index)
+{
+	return index >= ra->la_index && index < ra->readahead_index;
+}
+
+/* Where is the old read-ahead and look-ahead? */
+static inline void ra_set_index(struct file_ra_state *ra, pgoff_t la_index, pgoff_t ra_index)
+{
+	ra->la_index = la_index;
+	ra->ra_index = ra_index;
+}
+
+/* Where is the new read-ahead and look-ahead? */
+static inline void ra_set_size(struct file_ra_state *ra, unsigned long ra_size,
+			       unsigned long la_size)
+{
+	ra->readahead_index = ra->ra_index + ra_size;
+	ra->lookahead_index = ra->ra_index + ra_size - la_size;
+}
+
+/* --- choosing the algorithm (mm/readahead.c) ---------------------------------- */
+
+/* Boot defaults: the ra= and ra_kb= parameters (mm/racmd.c sets them at boot). */
+extern enum ra_algo ra_default_algo;
+extern unsigned long ra_default_pages;
+
+/* Names as ra= spells them, NULL-terminated (for KV_ENUM specs). */
+extern const char *const ra_algo_names[];
+const char *ra_algo_name(enum ra_algo algo);
+/* Parse "ondemand"/"legacy"/"off"; -EINVAL for anything else. */
+int ra_algo_parse(const char *s, enum ra_algo *algo);
+
+/*
+ * Set the defaults for files opened from now on and install the thrashing
+ * hook. @max_pages must be at most RA_MAX_WINDOW (-EINVAL otherwise).
+ */
+int readahead_init(enum ra_algo algo, unsigned long max_pages);
+
+/*
+ * Fresh state for a file opened on @mapping: the default algorithm and
+ * maximum (0 for RA_OFF), prev_index -1 (so offset 0 reads as sequential),
+ * counters zero.
+ */
+void file_ra_state_init(struct file_ra_state *ra, struct address_space *mapping);
+/* Switch one file's algorithm; resets the window state, keeps the counters. */
+void file_ra_set_algo(struct file_ra_state *ra, enum ra_algo algo);
+/*
+ * Set one file's maximum window; -EINVAL above RA_MAX_WINDOW or when the
+ * file's algorithm is RA_OFF and @pages is not 0.
+ */
+int file_ra_set_max_pages(struct file_ra_state *ra, unsigned long pages);
+
+/* --- on-demand readahead (mm/readahead.c) ------------------------------------ */
+
+/*
+ * page_cache_readahead_ondemand - the entry point of the on-demand logic.
+ * Call it when it is time to read ahead:
+ *  1) @page == NULL: a cache miss at @offset, time for synchronous readahead;
+ *  2) @page != NULL && PageReadahead(@page): a look-ahead hit, time for
+ *     asynchronous readahead (the mark is cleared; deferred when the
+ *     queue is read-congested).
+ * @req_size is the rest of the caller's request in pages. Returns the
+ * number of pages submitted for I/O.
+ */
+unsigned long page_cache_readahead_ondemand(struct address_space *mapping,
+					    struct file_ra_state *ra, struct file *filp,
+					    struct page *page, pgoff_t offset,
+					    unsigned long req_size);
+/* Submit I/O for the window in @ra ([ra_index, readahead_index), mark at lookahead_index). */
+unsigned long ra_submit(struct file_ra_state *ra, struct address_space *mapping,
+			struct file *filp);
+
+/* Initial window for a read of @size pages; next window after the one in @ra. */
+unsigned long get_init_ra_size(unsigned long size, unsigned long max);
+unsigned long get_next_ra_size(const struct file_ra_state *ra, unsigned long max);
+
+/* --- the shared mechanism (mm/readahead.c) ----------------------------------- */
+
+/*
+ * Read pages [@offset, @offset + @nr_to_read) that are not cached, none
+ * past end of file: allocate them, put them in @mapping, mark the one at
+ * @nr_to_read - @lookahead_size PG_readahead (only if newly allocated) and
+ * every new one PG_readahead_io, and hand them all to ->readpages in one
+ * call. Returns the number of pages submitted (0 when all were cached),
+ * or -EINVAL if the mapping cannot read.
+ */
+int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
+			      pgoff_t offset, unsigned long nr_to_read,
+			      unsigned long lookahead_size);
+/* The same, but returns -EAGAIN without reading when the queue is read-congested. */
+int do_page_cache_readahead(struct address_space *mapping, struct file *filp,
+			    pgoff_t offset, unsigned long nr_to_read);
+/*
+ * Read @nr_to_read pages at @offset (bounded by max_sane_readahead) in
+ * chunks of 2 MiB, whatever the readahead state: madvise/fadvise WILLNEED
+ * and readahead(2). Returns pages submitted or -errno.
+ */
+int force_page_cache_readahead(struct address_space *mapping, struct file *filp,
+			       pgoff_t offset, unsigned long nr_to_read);
+/* A sensible upper limit for @nr pages of readahead: (free + inactive) / 2. */
+unsigned long max_sane_readahead(unsigned long nr);
+
+/* --- the legacy algorithm (mm/readahead-legacy.c) ----------------------------- */
+
+/*
+ * page_cache_readahead - 2.6.20's adaptive readahead: call it for every
+ * read request at @offset (and again when the reader reaches the returned
+ * index). Manages the current and ahead windows and submits their I/O.
+ * Returns the index at which it wants to be called next.
+ */
+unsigned long page_cache_readahead(struct address_space *mapping, struct file_ra_state *ra,
+				   struct file *filp, pgoff_t offset, unsigned long req_size);
+/* A page that readahead should have brought in was not found (thrashing). */
+void handle_ra_miss(struct address_space *mapping, struct file_ra_state *ra, pgoff_t offset);
+
+/* --- call sites shared with fs/ ---------------------------------------------- */
+
+/*
+ * The readdir call site (patch 009): directory block @index of the block
+ * device mapping @bd_mapping is about to be read for the directory open
+ * as @filp. On-demand: readahead when @index falls outside ra_has_index();
+ * legacy: page_cache_readahead() as 2.6.20 did. Sets prev_index either way.
+ */
+void ra_dir_readahead(struct file *filp, struct address_space *bd_mapping, pgoff_t index);
+
+/*
+ * A reader uses @page (read path, fault path, splice, readdir): if
+ * readahead brought it in and nobody read it yet, count a hit.
+ */
+void ra_page_used(struct file_ra_state *ra, struct page *page);
+
+/* --- tracing and counters (mm/ratrace.c) -------------------------------------- */
+
+#define RA_TRACE_NAME	24	/* bytes of the file name kept (the tail) */
+
+struct ra_trace_event {
+	uint64_t time_ns;
+	char file[RA_TRACE_NAME];
+	pgoff_t offset;			/* where the reader was */
+	unsigned long req_size;		/* pages the reader asked for */
+	uint8_t algo;			/* enum ra_algo */
+	uint8_t rcase;			/* enum ra_case */
+	bool async;			/* the reader was not waiting for these pages */
+	bool congested;			/* bdi_read_congested() at the time */
+	pgoff_t ra_index;		/* window decided: start */
+	unsigned long ra_size;		/*   pages */
+	unsigned long la_size;		/*   lookahead pages (on-demand) */
+	pgoff_t ahead_start;		/* legacy: ahead window */
+	unsigned long ahead_size;
+	unsigned long actual;		/* pages submitted for I/O */
+};
+
+#define RA_TRACE_EVENTS	4096	/* ring buffer size; older events are overwritten */
+
+extern struct ra_stats ra_global_stats;
+
+/* One call's outcome, filled in by the algorithm and recorded by ra_trace_record(). */
+struct ra_call {
+	enum ra_case rcase;
+	bool async, congested;
+	unsigned long actual;		/* pages submitted */
+	unsigned int sync_ios, async_ios;
+};
+
+/* A submission of @actual pages for @call (counts an I/O when @actual > 0). */
+void ra_call_note_io(struct ra_call *call, unsigned long actual, bool async);
+/* Record @call for @ra (window fields taken from @ra), update both counter sets. */
+void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
+		     pgoff_t offset, unsigned long req_size, const struct ra_call *call,
+		     pgoff_t ra_index, unsigned long ra_size, unsigned long la_size);
+/* Events held (at most RA_TRACE_EVENTS), the @i-th oldest of them, and the total ever. */
+unsigned int ra_trace_count(void);
+const struct ra_trace_event *ra_trace_get(unsigned int i);
+uint64_t ra_trace_total(void);
+/* Forget every event and zero the global counters. */
+void ra_trace_reset(void);
+const char *ra_case_name(enum ra_case c);
+/* Print event @e as one "ratrace:" line of key=value pairs. */
+void ra_trace_print(const struct ra_trace_event *e);
+
+/* mm's eviction hook: a PG_readahead_io page left the cache unread. */
+void ra_page_thrashed(struct address_space *mapping, struct page *page);
+/* @ra's counters with thrashed_pages filled in from its mapping. */
+void ra_file_stats(const struct file_ra_state *ra, struct ra_stats *out);
+unsigned long ra_stats_calls(const struct ra_stats *st);
+
+/* Per-file arguments for commands: ra=ondemand|legacy|off ra_kb=N. */
+#define RA_KV_SPECS                                                              \
+	{ "ra", KV_ENUM, ra_algo_names, "readahead algorithm for this file" },   \
+	{ "ra_kb", KV_UINT, NULL, "maximum readahead window for this file, KiB" }
+struct kv_value;
+struct result;
+/*
+ * Apply the values parsed from RA_KV_SPECS (@ra and @ra_kb point at the two
+ * kv_values; either may be absent) to @filp. Prints "CMD: reason" and
+ * returns -EINVAL for a bad combination (ra=off with ra_kb, ra_kb not a
+ * multiple of the page size or above RA_MAX_KB).
+ */
+int ra_apply_args(const char *cmd, struct file *filp, const struct kv_value *ra,
+		  const struct kv_value *ra_kb);
+/*
+ * Add the readahead keys of @filp to a RESULT: ra, ra_kb, ra_calls, ra_sync,
+ * ra_async, ra_pages, ra_hit_pages, ra_thrashed_pages.
+ */
+void ra_result_keys(struct result *r, const struct file *filp);
+/* The same for counters a command gathered itself (e.g. over many files). */
+void ra_result_stats(struct result *r, enum ra_algo algo, unsigned long max_pages,
+		     const struct ra_stats *st);
+/* Add @b into @a. */
+void ra_stats_add(struct ra_stats *a, const struct ra_stats *b);
 
 #endif

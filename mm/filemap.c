@@ -1,0 +1,585 @@
+/*
+ * The generic read paths over the page cache: read(2) (do_generic_mapping_read),
+ * the mmap fault path (filemap_fault) and the splice path
+ * (generic_file_splice_read). Each one calls readahead the way the file's
+ * algorithm wants it, the lines of patches 007 and 008 of the seeds:
+ *
+ *	on-demand/off	readahead on a missing page (synchronous, then look the
+ *			page up again) and on a PG_readahead page (asynchronous);
+ *			prev_index is updated when the request is done.
+ *	legacy		page_cache_readahead() for every request, at the index it
+ *			asked to be called at next, and handle_ra_miss() on a miss.
+ *
+ * A page whose I/O failed is read once more with ->readpage; if that fails
+ * too the read fails with -EIO and a message naming the file and offset.
+ * Every wait for I/O is bounded by FILEMAP_IO_TIMEOUT_NS. Host-buildable.
+ */
+#include <string.h>
+
+#include "drivers/blkdev.h"
+#include "kernel/log.h"
+#include "kernel/time.h"
+#include "mm/filemap.h"
+
+const char *const filemap_advice_names[] = { "normal", "sequential", "random", NULL };
+
+static const char *file_name(const struct file *filp)
+{
+	if (filp->f_path)
+		return filp->f_path;
+	return filp->f_mapping->name ? filp->f_mapping->name : "?";
+}
+
+/* Wait for @page's I/O to end; -ETIMEDOUT (with a message) if it does not. */
+static int wait_page_io(struct file *filp, struct page *page)
+{
+	if (wait_on_page_locked_timeout(page, FILEMAP_IO_TIMEOUT_NS))
+		return 0;
+	pr_err("%s: page %lu (offset %llu): I/O did not complete within %llu s\n",
+	       file_name(filp), page->index, (unsigned long long)page->index << PAGE_CACHE_SHIFT,
+	       (unsigned long long)(FILEMAP_IO_TIMEOUT_NS / NSEC_PER_SEC));
+	return -ETIMEDOUT;
+}
+
+/* Lock @page, waiting a bounded time for whoever holds it (normally its I/O). */
+static int lock_page_bounded(struct file *filp, struct page *page)
+{
+	uint64_t deadline = ktime_ns() + FILEMAP_IO_TIMEOUT_NS;
+
+	while (!trylock_page(page)) {
+		uint64_t now = ktime_ns();
+
+		if (now >= deadline ||
+		    !wait_on_page_locked_timeout(page, deadline - now)) {
+			pr_err("%s: page %lu: still locked after %llu s\n", file_name(filp),
+			       page->index, (unsigned long long)(FILEMAP_IO_TIMEOUT_NS / NSEC_PER_SEC));
+			return -ETIMEDOUT;
+		}
+	}
+	return 0;
+}
+
+/* Start ->readpage on @page, which the caller has locked and holds a reference on. */
+static void start_readpage(struct file *filp, struct page *page)
+{
+	ClearPageError(page);
+	get_page(page);		/* the I/O's reference, dropped at completion */
+	/* A failure to submit completes the page with PG_error: the waiter sees it. */
+	(void)filp->f_mapping->a_ops->readpage(filp, page);
+}
+
+/*
+ * A new page for @index, read with a single ->readpage (no readahead, or
+ * readahead could not bring it in). Returns it with a reference, its I/O
+ * started; ERR_PTR(-EEXIST) if someone else added it meanwhile.
+ */
+static struct page *read_new_page(struct file *filp, pgoff_t index)
+{
+	struct address_space *mapping = filp->f_mapping;
+	struct page *page;
+	int err;
+
+	if (!mapping->a_ops || !mapping->a_ops->readpage) {
+		pr_err("%s: the mapping has no readpage operation\n", file_name(filp));
+		return ERR_PTR(-EINVAL);
+	}
+	page = page_cache_alloc(mapping);
+	if (!page) {
+		pr_err("%s: out of memory for page %lu\n", file_name(filp), index);
+		return ERR_PTR(-ENOMEM);
+	}
+	err = add_to_page_cache_lru(page, mapping, index);
+	if (err) {
+		page_cache_release(page);
+		return ERR_PTR(err);
+	}
+	start_readpage(filp, page);
+	return page;
+}
+
+/*
+ * Make @page (referenced by the caller) uptodate: wait for its I/O; if it
+ * failed, read it once more with ->readpage. Returns 0, -EAGAIN when the
+ * page left the cache meanwhile (look it up again), -EIO or -ETIMEDOUT.
+ */
+static int page_wait_uptodate(struct file *filp, struct page *page)
+{
+	int retried = 0, err;
+
+	for (;;) {
+		err = wait_page_io(filp, page);
+		if (err)
+			return err;
+		if (PageUptodate(page))
+			return 0;
+		if (page->mapping != filp->f_mapping)
+			return -EAGAIN;
+		if (retried++) {
+			pr_err("%s: read error at offset %llu (page %lu) after one retry\n",
+			       file_name(filp), (unsigned long long)page->index << PAGE_CACHE_SHIFT,
+			       page->index);
+			return -EIO;
+		}
+		/* Someone else holds the lock: their read is the retry. */
+		if (!trylock_page(page))
+			continue;
+		if (PageUptodate(page)) {
+			unlock_page(page);
+			return 0;
+		}
+		start_readpage(filp, page);
+	}
+}
+
+/* How often a read may find its page gone from the cache before giving up. */
+#define FILEMAP_MAX_LOOKUPS	8
+
+ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff_t *ppos)
+{
+	struct address_space *mapping = filp->f_mapping;
+	struct file_ra_state *ra = &filp->f_ra;
+	bool legacy = ra->algo == RA_LEGACY;
+	loff_t isize = mapping->size;
+	pgoff_t index, end_index, last_index, next_index, prev_index;
+	unsigned long offset;
+	unsigned int prev_offset;
+	size_t copied = 0;
+	int error = 0;
+
+	if (*ppos < 0)
+		return -EINVAL;
+	if (count == 0 || isize <= 0 || *ppos >= isize)
+		return 0;
+	if ((loff_t)count > isize - *ppos)
+		count = (size_t)(isize - *ppos);
+
+	index = (pgoff_t)(*ppos >> PAGE_CACHE_SHIFT);
+	offset = (unsigned long)(*ppos & ~PAGE_CACHE_MASK);
+	last_index = (pgoff_t)((*ppos + (loff_t)count + PAGE_CACHE_SIZE - 1) >> PAGE_CACHE_SHIFT);
+	end_index = (pgoff_t)((isize - 1) >> PAGE_CACHE_SHIFT);
+	next_index = index;
+	prev_index = ra->prev_index;
+	prev_offset = ra->prev_offset;
+
+	for (;;) {
+		struct page *page;
+		unsigned long nr, n;
+		int lookups = 0;
+
+		/* nr: bytes of this page inside the file, from offset on */
+		nr = PAGE_CACHE_SIZE;
+		if (index >= end_index) {
+			if (index > end_index)
+				break;
+			nr = (unsigned long)((isize - 1) & ~PAGE_CACHE_MASK) + 1;
+			if (nr <= offset)
+				break;
+		}
+		nr -= offset;
+
+		if (legacy && index == next_index)
+			next_index = page_cache_readahead(mapping, ra, filp, index,
+							  last_index - index);
+find_page:
+		if (++lookups > FILEMAP_MAX_LOOKUPS) {
+			pr_err("%s: page %lu keeps leaving the cache before it can be read\n",
+			       file_name(filp), index);
+			error = -EIO;
+			break;
+		}
+		page = find_get_page(mapping, index);
+		if (!page) {
+			if (legacy) {
+				handle_ra_miss(mapping, ra, index);
+			} else {
+				page_cache_readahead_ondemand(mapping, ra, filp, NULL, index,
+							      last_index - index);
+				page = find_get_page(mapping, index);
+			}
+			if (!page) {
+				page = read_new_page(filp, index);
+				if (IS_ERR(page)) {
+					if (PTR_ERR(page) == -EEXIST)
+						goto find_page;
+					error = (int)PTR_ERR(page);
+					break;
+				}
+			}
+		}
+		if (!legacy && PageReadahead(page))
+			page_cache_readahead_ondemand(mapping, ra, filp, page, index,
+						      last_index - index);
+		if (!PageUptodate(page)) {
+			int err = page_wait_uptodate(filp, page);
+
+			if (err) {
+				page_cache_release(page);
+				if (err == -EAGAIN)
+					goto find_page;
+				error = err;
+				break;
+			}
+		}
+
+		ra_page_used(ra, page);
+		/* A page read again in pieces counts as accessed once. */
+		if (prev_index != index || offset != prev_offset)
+			mark_page_accessed(page);
+		prev_index = index;
+
+		n = min_t(unsigned long, nr, count - copied);
+		memcpy((char *)buf + copied, (const char *)page_address(page) + offset, n);
+		page_cache_release(page);
+		copied += n;
+		offset += n;
+		index += offset >> PAGE_CACHE_SHIFT;
+		offset &= ~PAGE_CACHE_MASK;
+		prev_offset = (unsigned int)offset;
+		ra->prev_offset = prev_offset;
+		if (n < nr || copied == count)
+			break;
+	}
+
+	/* Legacy keeps prev_index itself, in page_cache_readahead(). */
+	if (!legacy)
+		ra->prev_index = prev_index;
+	*ppos = ((loff_t)index << PAGE_CACHE_SHIFT) + (loff_t)offset;
+	if (copied)
+		return (ssize_t)copied;
+	return error;
+}
+
+/* --- the fault path -------------------------------------------------------------- */
+
+/*
+ * find_lock_page() with a bounded wait: the page at @index locked and
+ * referenced, NULL if absent, ERR_PTR(-ETIMEDOUT).
+ */
+static struct page *find_lock_page_bounded(struct file *filp, pgoff_t index)
+{
+	struct address_space *mapping = filp->f_mapping;
+
+	for (int tries = 0; tries < FILEMAP_MAX_LOOKUPS; tries++) {
+		struct page *page = find_get_page(mapping, index);
+		int err;
+
+		if (!page)
+			return NULL;
+		err = lock_page_bounded(filp, page);
+		if (err) {
+			page_cache_release(page);
+			return ERR_PTR(err);
+		}
+		/* It may have been evicted while we waited. */
+		if (page->mapping == mapping && page->index == index)
+			return page;
+		unlock_page(page);
+		page_cache_release(page);
+	}
+	pr_err("%s: page %lu keeps leaving the cache\n", file_name(filp), index);
+	return ERR_PTR(-EIO);
+}
+
+/* page_cache_read(): put page @index in the cache and start reading it. */
+static int page_cache_read(struct file *filp, pgoff_t index)
+{
+	struct page *page = read_new_page(filp, index);
+
+	if (IS_ERR(page))
+		return PTR_ERR(page) == -EEXIST ? 0 : (int)PTR_ERR(page);
+	page_cache_release(page);
+	return 0;
+}
+
+/* The mmap read-around: a window centred on the fault, skipped when congested. */
+static void mmap_read_around(struct file *file, pgoff_t pgoff)
+{
+	struct address_space *mapping = file->f_mapping;
+	struct file_ra_state *ra = &file->f_ra;
+	unsigned long ra_pages = max_sane_readahead(ra->ra_pages);
+	struct ra_call call = { .rcase = RA_CASE_AROUND };
+	pgoff_t start = 0;
+	int actual;
+
+	if (!ra_pages)
+		return;
+	if (pgoff > ra_pages / 2)
+		start = pgoff - ra_pages / 2;
+	actual = do_page_cache_readahead(mapping, file, start, ra_pages);
+	call.congested = actual == -EAGAIN;
+	ra_call_note_io(&call, actual > 0 ? (unsigned long)actual : 0, false);
+	ra_trace_record(mapping, ra, pgoff, 1, &call, start, ra_pages, 0);
+}
+
+struct page *filemap_fault(struct file *file, pgoff_t pgoff, enum filemap_advice advice,
+			   int *err)
+{
+	struct address_space *mapping = file->f_mapping;
+	struct file_ra_state *ra = &file->f_ra;
+	bool legacy = ra->algo == RA_LEGACY;
+	bool did_readaround = false;
+	int reads = 0, retries = 0;
+	struct page *page;
+	pgoff_t size;
+
+	size = (pgoff_t)((mapping->size + (loff_t)PAGE_CACHE_SIZE - 1) >> PAGE_CACHE_SHIFT);
+	if (mapping->size <= 0 || pgoff >= size) {
+		*err = -EFAULT;
+		return NULL;
+	}
+
+	/* No readahead wanted: do not bother. */
+	if (advice == FAULT_ADV_RANDOM)
+		goto no_cached_page;
+
+	/* Legacy: for sequential accesses, use the generic readahead logic. */
+	if (legacy && advice == FAULT_ADV_SEQUENTIAL)
+		page_cache_readahead(mapping, ra, file, pgoff, 1);
+
+retry_find:
+	page = find_lock_page_bounded(file, pgoff);
+	if (IS_ERR(page)) {
+		*err = (int)PTR_ERR(page);
+		return NULL;
+	}
+	/* On-demand: for sequential accesses, use the generic readahead logic. */
+	if (!legacy && advice == FAULT_ADV_SEQUENTIAL) {
+		if (!page) {
+			page_cache_readahead_ondemand(mapping, ra, file, NULL, pgoff, 1);
+			page = find_lock_page_bounded(file, pgoff);
+			if (IS_ERR(page)) {
+				*err = (int)PTR_ERR(page);
+				return NULL;
+			}
+			if (!page)
+				goto no_cached_page;
+		}
+		if (PageReadahead(page))
+			page_cache_readahead_ondemand(mapping, ra, file, page, pgoff, 1);
+	}
+
+	if (!page) {
+		if (legacy && advice == FAULT_ADV_SEQUENTIAL) {
+			handle_ra_miss(mapping, ra, pgoff);
+			goto no_cached_page;
+		}
+		ra->mmap_miss++;
+
+		/* Missing much more than hitting in this file? Read-around only hurts. */
+		if (ra->mmap_miss > ra->mmap_hit + MMAP_LOTSAMISS)
+			goto no_cached_page;
+
+		did_readaround = true;
+		mmap_read_around(file, pgoff);
+		page = find_lock_page_bounded(file, pgoff);
+		if (IS_ERR(page)) {
+			*err = (int)PTR_ERR(page);
+			return NULL;
+		}
+		if (!page)
+			goto no_cached_page;
+	}
+
+	if (!did_readaround)
+		ra->mmap_hit++;
+
+	/* A locked page that is not uptodate: its read failed. */
+	if (!PageUptodate(page))
+		goto page_not_uptodate;
+
+	ra_page_used(ra, page);
+	mark_page_accessed(page);
+	if (!legacy)
+		ra->prev_index = page->index;
+	*err = 0;
+	return page;
+
+no_cached_page:
+	/* Mostly with FAULT_ADV_RANDOM: read just this page, then find it. */
+	if (++reads > FILEMAP_MAX_LOOKUPS) {
+		pr_err("%s: page %lu keeps leaving the cache\n", file_name(file), pgoff);
+		*err = -EIO;
+		return NULL;
+	}
+	*err = page_cache_read(file, pgoff);
+	if (*err)
+		return NULL;
+	goto retry_find;
+
+page_not_uptodate:
+	/* Read it once more, synchronously, to see whether the error persists. */
+	if (retries++) {
+		unlock_page(page);
+		page_cache_release(page);
+		pr_err("%s: read error at offset %llu (page %lu) after one retry\n",
+		       file_name(file), (unsigned long long)pgoff << PAGE_CACHE_SHIFT, pgoff);
+		*err = -EIO;
+		return NULL;
+	}
+	start_readpage(file, page);
+	*err = wait_page_io(file, page);
+	page_cache_release(page);
+	if (*err)
+		return NULL;
+	goto retry_find;
+}
+
+/* --- the splice path -------------------------------------------------------------- */
+
+ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
+				 struct splice_pipe_desc *spd)
+{
+	struct address_space *mapping = in->f_mapping;
+	struct file_ra_state *ra = &in->f_ra;
+	bool legacy = ra->algo == RA_LEGACY;
+	struct page *pages[PIPE_BUFFERS];
+	unsigned int nr_pages, page_nr, loff;
+	pgoff_t index, end_index;
+	loff_t isize = mapping->size;
+	size_t total = 0;
+	int error = 0;
+
+	spd->nr_pages = 0;
+	if (*ppos < 0)
+		return -EINVAL;
+	if (len == 0 || isize <= 0 || *ppos >= isize)
+		return 0;
+
+	index = (pgoff_t)(*ppos >> PAGE_CACHE_SHIFT);
+	loff = (unsigned int)(*ppos & ~PAGE_CACHE_MASK);
+	nr_pages = (unsigned int)min_t(uint64_t, PIPE_BUFFERS,
+				       ((uint64_t)len + loff + PAGE_CACHE_SIZE - 1) >>
+					       PAGE_CACHE_SHIFT);
+
+	/* Legacy: don't second-guess readahead, call it like page cache reads do. */
+	if (legacy)
+		page_cache_readahead(mapping, ra, in, index, nr_pages);
+
+	/* Look up the range, allocating what is missing (read below). */
+	while (spd->nr_pages < nr_pages) {
+		struct page *page = find_get_page(mapping, index);
+
+		if (!page) {
+			if (legacy) {
+				/* Make sure the readahead engine hears about the miss. */
+				handle_ra_miss(mapping, ra, index);
+			} else {
+				page_cache_readahead_ondemand(mapping, ra, in, NULL, index,
+							      nr_pages - spd->nr_pages);
+				page = find_get_page(mapping, index);
+			}
+		}
+		if (!page) {
+			int err;
+
+			page = page_cache_alloc(mapping);
+			if (!page) {
+				error = -ENOMEM;
+				break;
+			}
+			err = add_to_page_cache_lru(page, mapping, index);
+			if (err) {
+				page_cache_release(page);
+				if (err == -EEXIST)
+					continue;
+				error = err;
+				break;
+			}
+			/* add_to_page_cache() locked it; the loop below reads it. */
+			unlock_page(page);
+		}
+		pages[spd->nr_pages++] = page;
+		index++;
+	}
+
+	/* Start I/O where needed and fill in the partial map. */
+	index = (pgoff_t)(*ppos >> PAGE_CACHE_SHIFT);
+	nr_pages = spd->nr_pages;
+	spd->nr_pages = 0;
+	end_index = (pgoff_t)((isize - 1) >> PAGE_CACHE_SHIFT);
+	for (page_nr = 0; page_nr < nr_pages; page_nr++) {
+		struct page *page = pages[page_nr];
+		unsigned int this_len;
+
+		if (!len)
+			break;
+		this_len = (unsigned int)min_t(size_t, len, PAGE_CACHE_SIZE - loff);
+
+		if (!legacy && PageReadahead(page))
+			page_cache_readahead_ondemand(mapping, ra, in, page, index,
+						      nr_pages - page_nr);
+
+		if (!PageUptodate(page) && !PageLocked(page)) {
+			int err = lock_page_bounded(in, page);
+
+			if (err) {
+				error = err;
+				break;
+			}
+			if (!page->mapping) {
+				/* Evicted: stop here, the next call gets it. */
+				unlock_page(page);
+				break;
+			}
+			if (PageUptodate(page))
+				unlock_page(page);
+			else
+				start_readpage(in, page);
+		}
+
+		if (index > end_index)
+			break;
+		if (index == end_index) {
+			/* The last page: only its bytes inside the file. */
+			unsigned int plen = (unsigned int)((isize - 1) & ~PAGE_CACHE_MASK) + 1;
+
+			if (plen <= loff)
+				break;
+			this_len = min(this_len, plen - loff);
+			len = this_len;
+		}
+		spd->pages[spd->nr_pages] = page;
+		spd->partial[spd->nr_pages].offset = loff;
+		spd->partial[spd->nr_pages].len = this_len;
+		spd->nr_pages++;
+		len -= this_len;
+		total += this_len;
+		loff = 0;
+		index++;
+	}
+	/* Release the pages we looked up but did not hand over. */
+	for (unsigned int i = spd->nr_pages; i < nr_pages; i++)
+		page_cache_release(pages[i]);
+	if (!legacy)
+		ra->prev_index = index;
+
+	*ppos += (loff_t)total;
+	if (total)
+		return (ssize_t)total;
+	return error;
+}
+
+int splice_page_confirm(struct file *in, struct splice_pipe_desc *spd, unsigned int i)
+{
+	struct page *page = spd->pages[i];
+	int err = wait_page_io(in, page);
+
+	if (err)
+		return err;
+	if (!PageUptodate(page)) {
+		/* A page in the pipe gets no retry: report it as the reader's error. */
+		pr_err("%s: read error at offset %llu (page %lu)\n", file_name(in),
+		       (unsigned long long)page->index << PAGE_CACHE_SHIFT, page->index);
+		return -EIO;
+	}
+	ra_page_used(&in->f_ra, page);
+	mark_page_accessed(page);
+	return 0;
+}
+
+void splice_release(struct splice_pipe_desc *spd)
+{
+	for (unsigned int i = 0; i < spd->nr_pages; i++)
+		page_cache_release(spd->pages[i]);
+	spd->nr_pages = 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * Glue between the files of mm/ only: set-up calls mm_init() makes, the
+ * allocator entry that takes gfp flags, and the LRU/page-cache hooks the
+ * free and reclaim paths share. Nothing outside mm/ includes this.
+ */
+#ifndef MM_INTERNAL_H
+#define MM_INTERNAL_H
+
+#include "mm/mm.h"
+#include "mm/pagemap.h"
+
+/* Linux's batch size for one round of reclaim. */
+#define SWAP_CLUSTER_MAX	32UL
+
+/* alloc_pages() with flags: GFP_ATOMIC never reclaims. */
+struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp);
+
+/* Reset each part's state; mm_init() calls them (again on every host re-init). */
+void slab_init(void);
+void lru_init(void);
+void page_cache_init(void);
+void page_lock_init(void);
+
+/* Take @page off its LRU list if it is on one (free path; interrupt-safe). */
+void lru_del_page(struct page *page);
+/* Unhash @page from its mapping without dropping the cache's reference. */
+void __remove_from_page_cache(struct page *page);
+
+/* Reclaim for an allocation: 0 when reclaim is already running. */
+unsigned long reclaim_pages(unsigned long nr);
+
+/* Each part adds its numbers to mm_get_stats(). */
+void lru_get_stats(struct mm_stats *st);
+void page_cache_get_stats(struct mm_stats *st);
+
+#endif

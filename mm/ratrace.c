@@ -1,0 +1,240 @@
+/*
+ * Readahead tracing and counters. Every decision of either algorithm is
+ * recorded by ra_trace_record() into a ring buffer of RA_TRACE_EVENTS
+ * events (older ones are overwritten) and counted per file (f_ra.stats)
+ * and globally (ra_global_stats). Hits are counted by the read paths
+ * (ra_page_used), thrashed pages by mm's eviction hook (ra_page_thrashed).
+ * The `ratrace` and `rastat` commands (mm/racmd.c) print them; commands
+ * that read files add the keys of ra_result_keys() to their RESULT.
+ * Host-buildable.
+ */
+#include <string.h>
+
+#include "kernel/kv.h"
+#include "kernel/log.h"
+#include "kernel/result.h"
+#include "kernel/sync.h"
+#include "kernel/time.h"
+#include "mm/readahead.h"
+
+struct ra_stats ra_global_stats;
+
+static struct ra_trace_event ra_ring[RA_TRACE_EVENTS];
+static uint64_t ra_ring_total;		/* events ever recorded; the next slot is total % size */
+
+static const char *const ra_case_names[RA_NR_CASES] = {
+	[RA_CASE_SEQ_NEXT] = "sequential-next",
+	[RA_CASE_RANDOM] = "random",
+	[RA_CASE_SEQ_FIRST] = "sequential-first",
+	[RA_CASE_CLUELESS] = "lookahead-clueless",
+	[RA_CASE_CONGESTED] = "congested",
+	[RA_CASE_OFF] = "off",
+	[RA_CASE_AROUND] = "mmap-around",
+	[RA_CASE_FORCED] = "forced",
+	[RA_CASE_LEGACY_FIRST] = "legacy-first",
+	[RA_CASE_LEGACY_RANDOM] = "legacy-random",
+	[RA_CASE_LEGACY_AHEAD] = "legacy-ahead",
+	[RA_CASE_LEGACY_WINDOW] = "legacy-window",
+	[RA_CASE_LEGACY_INCACHE] = "legacy-incache",
+	[RA_CASE_LEGACY_MISS] = "legacy-miss",
+};
+
+const char *ra_case_name(enum ra_case c)
+{
+	return (unsigned int)c < RA_NR_CASES ? ra_case_names[c] : "?";
+}
+
+void ra_call_note_io(struct ra_call *call, unsigned long actual, bool async)
+{
+	call->actual += actual;
+	if (!actual)
+		return;
+	if (async)
+		call->async_ios++;
+	else
+		call->sync_ios++;
+}
+
+static void stats_count(struct ra_stats *st, const struct ra_call *call)
+{
+	st->calls[call->rcase]++;
+	st->pages += call->actual;
+	st->sync_ios += call->sync_ios;
+	st->async_ios += call->async_ios;
+}
+
+/* Keep the tail of @name: for paths the file name is the telling part. */
+static void copy_name_tail(char *dst, const char *name)
+{
+	size_t len;
+
+	if (!name)
+		name = "?";
+	len = strlen(name);
+	if (len >= RA_TRACE_NAME)
+		name += len - (RA_TRACE_NAME - 1);
+	strncpy(dst, name, RA_TRACE_NAME - 1);
+	dst[RA_TRACE_NAME - 1] = '\0';
+}
+
+void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
+		     pgoff_t offset, unsigned long req_size, const struct ra_call *call,
+		     pgoff_t ra_index, unsigned long ra_size, unsigned long la_size)
+{
+	struct ra_trace_event *e;
+	unsigned long flags;
+
+	if ((unsigned int)call->rcase >= RA_NR_CASES)
+		return;
+	stats_count(&ra->stats, call);
+
+	/* Completions never record, but keep the slot claim atomic anyway. */
+	flags = local_irq_save();
+	stats_count(&ra_global_stats, call);
+	e = &ra_ring[ra_ring_total % RA_TRACE_EVENTS];
+	ra_ring_total++;
+	local_irq_restore(flags);
+
+	e->time_ns = ktime_ns();
+	copy_name_tail(e->file, mapping ? mapping->name : NULL);
+	e->offset = offset;
+	e->req_size = req_size;
+	e->algo = (uint8_t)ra->algo;
+	e->rcase = (uint8_t)call->rcase;
+	e->async = call->async;
+	e->congested = call->congested;
+	e->ra_index = ra_index;
+	e->ra_size = ra_size;
+	e->la_size = la_size;
+	e->ahead_start = ra->algo == RA_LEGACY ? ra->ahead_start : 0;
+	e->ahead_size = ra->algo == RA_LEGACY ? ra->ahead_size : 0;
+	e->actual = call->actual;
+}
+
+unsigned int ra_trace_count(void)
+{
+	return ra_ring_total < RA_TRACE_EVENTS ? (unsigned int)ra_ring_total : RA_TRACE_EVENTS;
+}
+
+const struct ra_trace_event *ra_trace_get(unsigned int i)
+{
+	uint64_t first = ra_ring_total - ra_trace_count();
+
+	if (i >= ra_trace_count())
+		return NULL;
+	return &ra_ring[(first + i) % RA_TRACE_EVENTS];
+}
+
+uint64_t ra_trace_total(void)
+{
+	return ra_ring_total;
+}
+
+void ra_trace_reset(void)
+{
+	unsigned long flags = local_irq_save();
+
+	ra_ring_total = 0;
+	memset(&ra_global_stats, 0, sizeof(ra_global_stats));
+	local_irq_restore(flags);
+}
+
+void ra_trace_print(const struct ra_trace_event *e)
+{
+	printf("ratrace: t=%llu.%06llu file=%s algo=%s case=%s offset=%lu req=%lu "
+	       "ra_index=%lu ra_size=%lu la_size=%lu",
+	       (unsigned long long)(e->time_ns / NSEC_PER_SEC),
+	       (unsigned long long)(e->time_ns % NSEC_PER_SEC / NSEC_PER_USEC), e->file,
+	       ra_algo_name((enum ra_algo)e->algo), ra_case_name((enum ra_case)e->rcase),
+	       e->offset, e->req_size, e->ra_index, e->ra_size, e->la_size);
+	if (e->algo == RA_LEGACY)
+		printf(" ahead_start=%lu ahead_size=%lu", e->ahead_start, e->ahead_size);
+	printf(" actual=%lu %s%s\n", e->actual, e->async ? "async" : "sync",
+	       e->congested ? " congested" : "");
+}
+
+void ra_page_thrashed(struct address_space *mapping, struct page *page)
+{
+	(void)page;
+	/* Called from reclaim, possibly with interrupts masked: counters only. */
+	if (mapping)
+		mapping->ra_thrashed++;
+	ra_global_stats.thrashed_pages++;
+}
+
+unsigned long ra_stats_calls(const struct ra_stats *st)
+{
+	unsigned long n = 0;
+
+	for (int i = 0; i < RA_NR_CASES; i++)
+		n += st->calls[i];
+	return n;
+}
+
+void ra_file_stats(const struct file_ra_state *ra, struct ra_stats *out)
+{
+	*out = ra->stats;
+	out->thrashed_pages = ra->mapping ? ra->mapping->ra_thrashed - ra->thrashed_base : 0;
+}
+
+void ra_stats_add(struct ra_stats *a, const struct ra_stats *b)
+{
+	for (int i = 0; i < RA_NR_CASES; i++)
+		a->calls[i] += b->calls[i];
+	a->pages += b->pages;
+	a->hit_pages += b->hit_pages;
+	a->thrashed_pages += b->thrashed_pages;
+	a->sync_ios += b->sync_ios;
+	a->async_ios += b->async_ios;
+}
+
+int ra_apply_args(const char *cmd, struct file *filp, const struct kv_value *ra,
+		  const struct kv_value *ra_kb)
+{
+	struct file_ra_state *st = &filp->f_ra;
+
+	if (ra && ra->present) {
+		enum ra_algo algo;
+
+		if (ra_algo_parse(ra->s, &algo) < 0) {
+			printf("%s: ra=%s: expected one of ondemand|legacy|off\n", cmd, ra->s);
+			return -EINVAL;
+		}
+		file_ra_set_algo(st, algo);
+	}
+	if (ra_kb && ra_kb->present) {
+		if (st->algo == RA_OFF) {
+			printf("%s: ra_kb=%s makes no sense with ra=off (no readahead)\n", cmd,
+			       ra_kb->raw);
+			return -EINVAL;
+		}
+		if (ra_kb->u > RA_MAX_KB || ra_kb->u % (PAGE_CACHE_SIZE / 1024)) {
+			printf("%s: ra_kb=%s: expected a multiple of %lu up to %u\n", cmd,
+			       ra_kb->raw, PAGE_CACHE_SIZE / 1024, RA_MAX_KB);
+			return -EINVAL;
+		}
+		file_ra_set_max_pages(st, ra_kb->u * 1024 / PAGE_CACHE_SIZE);
+	}
+	return 0;
+}
+
+void ra_result_stats(struct result *r, enum ra_algo algo, unsigned long max_pages,
+		     const struct ra_stats *st)
+{
+	result_str(r, "ra", ra_algo_name(algo));
+	result_u64(r, "ra_kb", max_pages * PAGE_CACHE_SIZE / 1024);
+	result_u64(r, "ra_calls", ra_stats_calls(st));
+	result_u64(r, "ra_sync", st->sync_ios);
+	result_u64(r, "ra_async", st->async_ios);
+	result_u64(r, "ra_pages", st->pages);
+	result_u64(r, "ra_hit_pages", st->hit_pages);
+	result_u64(r, "ra_thrashed_pages", st->thrashed_pages);
+}
+
+void ra_result_keys(struct result *r, const struct file *filp)
+{
+	struct ra_stats st;
+
+	ra_file_stats(&filp->f_ra, &st);
+	ra_result_stats(r, filp->f_ra.algo, filp->f_ra.ra_pages, &st);
+}
