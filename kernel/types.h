@@ -28,6 +28,9 @@ typedef uint64_t phys_addr_t;
 #define PAGE_MASK	(~(PAGE_SIZE - 1))
 #define PAGE_CACHE_SHIFT PAGE_SHIFT
 #define PAGE_CACHE_SIZE	PAGE_SIZE
+#ifndef PAGE_CACHE_MASK
+#define PAGE_CACHE_MASK	PAGE_MASK
+#endif
 #define SECTOR_SHIFT	9
 #define SECTOR_SIZE	(1U << SECTOR_SHIFT)
 
