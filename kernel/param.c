@@ -8,6 +8,8 @@
 
 #include "kernel/log.h"
 #include "kernel/param.h"
+#include "kernel/cmd.h"
+#include "kernel/result.h"
 
 #define MAX_PARAMS	96
 #define MAX_WORDS	64
@@ -88,3 +90,22 @@ int param_get_enum(const char *key)
 
 	return v->present ? (int)v->u : -ENOENT;
 }
+
+static int cmd_params(int argc, char **argv)
+{
+	char what[160];
+
+	(void)argc, (void)argv;
+	for (const struct kv_spec *s = __start_kparams; s < __stop_kparams; s++) {
+		kv_describe(s, what, sizeof(what));
+		printf("  %-12s %s (%s)\n", s->key, s->help, what);
+	}
+	struct result r;
+
+	result_begin(&r, "params");
+	result_u64(&r, "count", (uint64_t)(__stop_kparams - __start_kparams));
+	result_str(&r, "cmdline", cmdline_copy);
+	result_end(&r);
+	return 0;
+}
+KCMD(params, cmd_params, "params", "list the command-line keys and the command line given");
