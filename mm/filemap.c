@@ -150,8 +150,9 @@ ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff
 		return -EINVAL;
 	if (count == 0 || isize <= 0 || *ppos >= isize)
 		return 0;
-	if ((loff_t)count > isize - *ppos)
-		count = (size_t)(isize - *ppos);
+	/* The request as the caller made it, even past end of file: readahead's req_size. */
+	if (count > (size_t)(INT64_MAX - *ppos - (loff_t)PAGE_CACHE_SIZE))
+		count = (size_t)(INT64_MAX - *ppos - (loff_t)PAGE_CACHE_SIZE);
 
 	index = (pgoff_t)(*ppos >> PAGE_CACHE_SHIFT);
 	offset = (unsigned long)(*ppos & ~PAGE_CACHE_MASK);
@@ -509,7 +510,7 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 			page_cache_readahead_ondemand(mapping, ra, in, page, index,
 						      nr_pages - page_nr);
 
-		if (!PageUptodate(page) && !PageLocked(page)) {
+		if (!PageUptodate(page)) {
 			int err = lock_page_bounded(in, page);
 
 			if (err) {
@@ -519,6 +520,8 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 			if (!page->mapping) {
 				/* Evicted: stop here, the next call gets it. */
 				unlock_page(page);
+				if (page_nr == 0)
+					error = -EAGAIN;
 				break;
 			}
 			if (PageUptodate(page))

@@ -56,7 +56,8 @@ struct splice_pipe_desc {
  * Fill @spd with up to PIPE_BUFFERS pages covering up to @len bytes at
  * *@ppos, by reference, starting I/O on missing pages but not waiting for
  * it; advances *@ppos past the bytes handed over. Returns those bytes (0 at
- * end of file) or -errno. The consumer calls splice_page_confirm() before
+ * end of file) or -errno (-EAGAIN: the first page left the cache while we
+ * waited for it; call again). The consumer calls splice_page_confirm() before
  * touching a page's data and splice_release() when done.
  */
 ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,

@@ -15,6 +15,7 @@
 #include "kernel/result.h"
 #include "kernel/sync.h"
 #include "kernel/time.h"
+#include "fs/vfs.h"
 #include "mm/readahead.h"
 
 struct ra_stats ra_global_stats;

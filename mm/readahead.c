@@ -15,6 +15,7 @@
 
 #include "drivers/blkdev.h"
 #include "kernel/log.h"
+#include "fs/vfs.h"
 #include "mm/readahead.h"
 
 enum ra_algo ra_default_algo = RA_ONDEMAND;
@@ -414,9 +415,12 @@ void ra_dir_readahead(struct file *filp, struct address_space *bd_mapping, pgoff
 	 * about the page's state, so readahead is called whenever the block
 	 * falls outside the readahead window.
 	 */
-	if (ra->algo == RA_LEGACY)
+	if (ra->algo == RA_LEGACY) {
+		/* 2.6.20: every block goes to page_cache_readahead(), which keeps prev_index */
 		page_cache_readahead(bd_mapping, ra, filp, index, 1);
-	else if (!ra_has_index(ra, index))
+		return;
+	}
+	if (!ra_has_index(ra, index))
 		page_cache_readahead_ondemand(bd_mapping, ra, filp, NULL, index, 1);
 	ra->prev_index = index;
 }

@@ -252,7 +252,7 @@ void handle_ra_miss(struct address_space *mapping, struct file_ra_state *ra, pgo
  * The readdir call site (patch 009): directory block @index of the block
  * device mapping @bd_mapping is about to be read for the directory open
  * as @filp. On-demand: readahead when @index falls outside ra_has_index();
- * legacy: page_cache_readahead() as 2.6.20 did. Sets prev_index either way.
+ * legacy: page_cache_readahead() as 2.6.20 did (which keeps prev_index itself).
  */
 void ra_dir_readahead(struct file *filp, struct address_space *bd_mapping, pgoff_t index);
 

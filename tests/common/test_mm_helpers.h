@@ -14,9 +14,11 @@
 #ifndef TESTS_COMMON_TEST_MM_HELPERS_H
 #define TESTS_COMMON_TEST_MM_HELPERS_H
 
+#include <limits.h>
 #include <string.h>
 
 #include "kernel/ktest.h"
+#include "kernel/log.h"
 #include "mm/mm.h"
 #include "mm/pagemap.h"
 
