@@ -201,6 +201,7 @@ static void test_bad_requests_refused(struct ktest *t)
 	struct page *memmap_frame = pfn_to_page(mm.base >> PAGE_SHIFT), *page, *other;
 	struct mm_stats st;
 
+	pr_info("    # the next six error lines are expected\n");
 	KT_EXPECT_TRUE(t, alloc_pages(MAX_ORDER) == NULL);
 	KT_EXPECT_TRUE(t, alloc_pages(1000) == NULL);
 

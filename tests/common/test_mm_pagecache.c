@@ -51,6 +51,7 @@ static void test_insert_lookup_remove(struct ktest *t)
 	KT_EXPECT_EQ(t, page_count(dup), 1);
 	KT_EXPECT_TRUE(t, dup->mapping == NULL);
 	/* A page already cached elsewhere is refused. */
+	pr_info("    # the next error line is expected\n");
 	KT_EXPECT_EQ(t, add_to_page_cache(pages[0], &ff.mapping, 77), -EINVAL);
 	put_page(dup);
 
@@ -237,6 +238,7 @@ static void test_read_cache_page(struct ktest *t)
 	address_space_release(&ff.mapping);
 
 	KT_ASSERT_EQ(t, address_space_init(&bare, "pc-bare", NULL, NULL, 0), 0);
+	pr_info("    # the next error line is expected\n");
 	KT_EXPECT_EQ(t, PTR_ERR(read_cache_page(&bare, 0, NULL)), -EINVAL);
 	address_space_release(&bare);
 }
@@ -258,6 +260,7 @@ static void test_release_with_page_in_use(struct ktest *t)
 	put_page(p);
 	KT_EXPECT_EQ(t, invalidate_mapping_pages(&ff.mapping), 1);
 	KT_EXPECT_EQ(t, ff.mapping.nrpages, 1);
+	pr_info("    # the next error line is expected\n");
 	address_space_release(&ff.mapping);	/* warns about the page we hold */
 	KT_EXPECT_TRUE(t, kept->mapping == NULL);
 	KT_EXPECT_EQ(t, page_count(kept), 1);

@@ -114,6 +114,7 @@ static void test_large_and_too_large(struct ktest *t)
 	p = kmalloc(KMALLOC_MAX_SIZE);
 	KT_EXPECT_TRUE(t, p != NULL);
 	kfree(p);
+	pr_info("    # the next error line is expected\n");
 	KT_EXPECT_TRUE(t, kmalloc(KMALLOC_MAX_SIZE + 1) == NULL);
 	kmalloc_get_stats(&ks1);
 	KT_EXPECT_EQ(t, ks1.failures, ks0.failures + 1);
@@ -153,6 +154,7 @@ static void test_bad_pointers_refused(struct ktest *t)
 
 	KT_ASSERT_TRUE(t, p != NULL);
 	kmalloc_get_stats(&ks0);
+	pr_info("    # the next three error lines are expected\n");
 	kfree(&on_stack);		/* a stack address */
 	kfree(p + 8);			/* inside an object */
 	pg = alloc_page();

@@ -244,7 +244,7 @@ static void test_mm_init_refusals(struct ktest *t)
 	struct mem_region many[MM_MAX_REGIONS + 1];
 
 	KT_ASSERT_TRUE(t, mm_host_arena(B, 4 * MIB) != NULL);
-	pr_info("    # expecting six mm_init errors\n");
+	pr_info("    # the next seven error lines are expected\n");
 	KT_EXPECT_EQ(t, mm_init(ok, 0, NULL, 0), -EINVAL);
 	KT_EXPECT_EQ(t, mm_init(zero, 1, NULL, 0), -EINVAL);
 	KT_EXPECT_EQ(t, mm_init(wrap, 1, NULL, 0), -EINVAL);
