@@ -18,7 +18,8 @@
  * When free memory is below the low watermark, an allocation (with
  * interrupts enabled and without GFP_ATOMIC) first reclaims page cache up
  * to the high watermark (mm/vmscan.c); when no block fits it reclaims more
- * and retries, and returns NULL only once reclaim makes no progress.
+ * and retries, and returns NULL once reclaim makes no progress (order 0)
+ * or after a few rounds (higher orders, which reclaim may never satisfy).
  *
  * The free lists are shared with interrupt handlers (I/O completion drops
  * the last reference of pages), so they are touched with interrupts masked.
@@ -182,8 +183,12 @@ static bool prep_new_page(struct page *page, unsigned int order)
 	return true;
 }
 
+/* Reclaim rounds an allocation above order 0 tries before it fails. */
+#define HIGH_ORDER_RECLAIM_ROUNDS	8
+
 struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp)
 {
+	unsigned int rounds;
 	bool may_reclaim;
 
 	if (order >= MAX_ORDER) {
@@ -201,7 +206,7 @@ struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp)
 
 		reclaim_pages(max(want, SWAP_CLUSTER_MAX));
 	}
-	for (;;) {
+	for (rounds = 0;;) {
 		unsigned long flags = local_irq_save();
 		struct page *page = rmqueue(order);
 
@@ -212,7 +217,12 @@ struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp)
 			nr_bad_pages += 1UL << order;
 			continue;
 		}
-		if (!may_reclaim || !reclaim_pages(max(SWAP_CLUSTER_MAX, 2UL << order)))
+		/*
+		 * Reclaimed frames may not form a block of this order: give
+		 * up after a few rounds rather than emptying the whole cache.
+		 */
+		if (!may_reclaim || (order > 0 && rounds++ >= HIGH_ORDER_RECLAIM_ROUNDS) ||
+		    !reclaim_pages(max(SWAP_CLUSTER_MAX, 4UL << order)))
 			return NULL;
 	}
 }

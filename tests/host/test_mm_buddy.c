@@ -332,6 +332,29 @@ static void test_oom_when_nothing_reclaimable(struct ktest *t)
 	address_space_release(&ff.mapping);
 }
 
+/* A big block under pressure: reclaim frees whole aligned runs of old cache pages. */
+static void test_high_order_under_pressure(struct ktest *t)
+{
+	struct fake_file ff;
+	struct mm_stats st;
+	struct page *big;
+	unsigned long i, n;
+
+	KT_ASSERT_EQ(t, mm_host_init(16 * MIB), 0);
+	mm_get_stats(&st);
+	n = 2 * st.total;
+	KT_ASSERT_EQ(t, fake_file_init(&ff, "pressure", 1, n), 0);
+	for (i = 0; i < n; i++)
+		KT_ASSERT_TRUE(t, cache_new_page(&ff.mapping, i, true) != NULL);
+	mm_get_stats(&st);
+	KT_EXPECT_EQ(t, st.free_per_order[8] + st.free_per_order[9] + st.free_per_order[10], 0);
+	big = alloc_pages(8);
+	KT_EXPECT_TRUE(t, big != NULL);
+	if (big)
+		free_pages(big, 8);
+	address_space_release(&ff.mapping);
+}
+
 KTEST_SUITE(mm_buddy_host, NULL,
 	    KTEST_CASE(test_split_exact),
 	    KTEST_CASE(test_coalesce_any_free_order),
@@ -341,4 +364,5 @@ KTEST_SUITE(mm_buddy_host, NULL,
 	    KTEST_CASE(test_flags_cleared_on_every_frame),
 	    KTEST_CASE(test_mm_init_refusals),
 	    KTEST_CASE(test_allocation_reclaims),
+	    KTEST_CASE(test_high_order_under_pressure),
 	    KTEST_CASE(test_oom_when_nothing_reclaimable));
