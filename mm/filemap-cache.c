@@ -25,10 +25,10 @@
 #include "kernel/time.h"
 #include "mm/internal.h"
 
-#define HASH_MIN_BITS	4
-#define HASH_MAX_BITS	28
-#define CHUNK_SHIFT	(PAGE_SHIFT - 3)		/* 512 bucket pointers per page */
-#define CHUNK_BUCKETS	(1UL << CHUNK_SHIFT)
+#define HASH_MIN_BITS 4
+#define HASH_MAX_BITS 28
+#define CHUNK_SHIFT   (PAGE_SHIFT - 3) /* 512 bucket pointers per page */
+#define CHUNK_BUCKETS (1UL << CHUNK_SHIFT)
 
 static struct list_head all_mappings;
 static unsigned long nr_cached, nr_dropped, nr_grow_failures;
@@ -71,7 +71,7 @@ static struct page ***hash_alloc(unsigned int bits)
 	for (i = 0; i < n; i++) {
 		table[i] = kzalloc(chunk);
 		if (!table[i]) {
-			hash_free(table, bits);	/* kfree(NULL) is fine for the rest */
+			hash_free(table, bits); /* kfree(NULL) is fine for the rest */
 			return NULL;
 		}
 	}
@@ -125,8 +125,8 @@ static bool rehash(struct address_space *mapping, unsigned int bits)
 }
 
 int address_space_init(struct address_space *mapping, const char *name,
-		       const struct address_space_operations *a_ops,
-		       struct backing_dev_info *bdi, loff_t size)
+		       const struct address_space_operations *a_ops, struct backing_dev_info *bdi,
+		       loff_t size)
 {
 	if (!mapping)
 		return -EINVAL;
@@ -163,9 +163,9 @@ void address_space_release(struct address_space *mapping)
 			next = page->cache_next;
 			if (PageLocked(page) || page_count(page) != 1)
 				pr_err("address_space_release(%s): page %lu still in use "
-				       "(count %d%s)\n", mapping->name ? mapping->name : "?",
-				       page->index, page_count(page),
-				       PageLocked(page) ? ", locked" : "");
+				       "(count %d%s)\n",
+				       mapping->name ? mapping->name : "?", page->index,
+				       page_count(page), PageLocked(page) ? ", locked" : "");
 			__remove_from_page_cache(page);
 			put_page(page);
 		}
@@ -207,8 +207,7 @@ int add_to_page_cache(struct page *page, struct address_space *mapping, pgoff_t 
 
 	if (page->mapping) {
 		pr_err("add_to_page_cache(%s, %lu): frame %#lx is already cached at %lu\n",
-		       mapping->name ? mapping->name : "?", index, page_to_pfn(page),
-		       page->index);
+		       mapping->name ? mapping->name : "?", index, page_to_pfn(page), page->index);
 		return -EINVAL;
 	}
 	if (page_cache_lookup(mapping, index))
@@ -217,8 +216,8 @@ int add_to_page_cache(struct page *page, struct address_space *mapping, pgoff_t 
 	    !rehash(mapping, mapping->hash_bits + 1)) {
 		if (nr_grow_failures++ == 0)
 			pr_warn("page cache: out of memory growing the index of %s at %lu pages "
-				"(lookups get slower)\n", mapping->name ? mapping->name : "?",
-				mapping->nrpages);
+				"(lookups get slower)\n",
+				mapping->name ? mapping->name : "?", mapping->nrpages);
 	}
 	SetPageLocked(page);
 	get_page(page);
@@ -300,7 +299,7 @@ pgoff_t page_cache_prev_miss(struct address_space *mapping, pgoff_t index, unsig
 }
 
 /* Longest read_cache_page() waits for ->readpage to complete a page. */
-#define READ_CACHE_PAGE_TIMEOUT_NS	(30 * NSEC_PER_SEC)
+#define READ_CACHE_PAGE_TIMEOUT_NS (30 * NSEC_PER_SEC)
 
 struct page *read_cache_page(struct address_space *mapping, pgoff_t index, struct file *filp)
 {
@@ -309,8 +308,8 @@ struct page *read_cache_page(struct address_space *mapping, pgoff_t index, struc
 	int err;
 
 	if (!mapping->a_ops || !mapping->a_ops->readpage) {
-		pr_err("read_cache_page(%s, %lu): the mapping has no readpage operation\n",
-		       name, index);
+		pr_err("read_cache_page(%s, %lu): the mapping has no readpage operation\n", name,
+		       index);
 		return ERR_PTR(-EINVAL);
 	}
 	for (;;) {
@@ -326,7 +325,7 @@ struct page *read_cache_page(struct address_space *mapping, pgoff_t index, struc
 					continue;
 				return ERR_PTR(err);
 			}
-			break;		/* ours: locked, not uptodate */
+			break; /* ours: locked, not uptodate */
 		}
 		if (PageUptodate(page))
 			return page;
@@ -337,13 +336,13 @@ struct page *read_cache_page(struct address_space *mapping, pgoff_t index, struc
 				return page;
 			}
 			ClearPageError(page);
-			break;		/* a cached page whose read failed: read it again */
+			break; /* a cached page whose read failed: read it again */
 		}
 		/* Evicted while we waited for the lock: start over. */
 		unlock_page(page);
 		put_page(page);
 	}
-	get_page(page);		/* the I/O's reference, dropped on completion */
+	get_page(page); /* the I/O's reference, dropped on completion */
 	/* A failed submission completes the page with PG_error: the checks below see it. */
 	(void)mapping->a_ops->readpage(filp, page);
 	if (!wait_on_page_locked_timeout(page, READ_CACHE_PAGE_TIMEOUT_NS)) {
@@ -392,7 +391,7 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping)
 	for (bits = HASH_MIN_BITS; (1UL << bits) < mapping->nrpages; bits++)
 		;
 	if (bits + 2 <= mapping->hash_bits)
-		rehash(mapping, bits);	/* on failure the bigger table simply stays */
+		rehash(mapping, bits); /* on failure the bigger table simply stays */
 	nr_dropped += n;
 	return n;
 }
@@ -402,7 +401,7 @@ unsigned long drop_pagecache(void)
 	struct address_space *mapping;
 	unsigned long n = 0;
 
-	list_for_each_entry(mapping, &all_mappings, mappings_link)
+	list_for_each_entry (mapping, &all_mappings, mappings_link)
 		n += invalidate_mapping_pages(mapping);
 	return n;
 }

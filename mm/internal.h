@@ -10,7 +10,7 @@
 #include "mm/pagemap.h"
 
 /* Linux's batch size for one round of reclaim. */
-#define SWAP_CLUSTER_MAX	32UL
+#define SWAP_CLUSTER_MAX 32UL
 
 /* alloc_pages() with flags: GFP_ATOMIC never reclaims. */
 struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp);

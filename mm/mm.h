@@ -25,10 +25,10 @@
 #include "mm/page.h"
 
 struct mem_region {
-	uint64_t base, len;		/* physical bytes */
+	uint64_t base, len; /* physical bytes */
 };
 
-#define MM_MAX_REGIONS	64		/* per list passed to mm_init() */
+#define MM_MAX_REGIONS 64 /* per list passed to mm_init() */
 
 /*
  * Bring up the frame allocator. Returns 0, -EINVAL for a malformed list
@@ -36,8 +36,8 @@ struct mem_region {
  * the memmap, -EBUSY when called twice in the kernel. Prints one line:
  * managed MiB, sizeof(struct page) and the memmap overhead.
  */
-int mm_init(const struct mem_region *usable, int nr_usable,
-	    const struct mem_region *reserved, int nr_reserved);
+int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_region *reserved,
+	    int nr_reserved);
 /* True once mm_init() succeeded. */
 bool mm_ready(void);
 /* The reserved list mm_init() was given (for tests checking it is honoured). */
@@ -46,12 +46,12 @@ int mm_reserved_regions(const struct mem_region **regions);
 struct mem_region mm_memmap_region(void);
 
 typedef unsigned int gfp_t;
-#define GFP_KERNEL	0u		/* may reclaim page cache */
-#define GFP_ATOMIC	1u		/* never reclaims: safe with interrupts masked */
-#define GFP_NOFS	GFP_KERNEL	/* reclaim never calls into a filesystem here */
-#define __GFP_ZERO	2u		/* clear the object */
+#define GFP_KERNEL 0u	      /* may reclaim page cache */
+#define GFP_ATOMIC 1u	      /* never reclaims: safe with interrupts masked */
+#define GFP_NOFS   GFP_KERNEL /* reclaim never calls into a filesystem here */
+#define __GFP_ZERO 2u	      /* clear the object */
 
-#define KMALLOC_MAX_SIZE	(PAGE_SIZE << (MAX_ORDER - 1))	/* 4 MiB */
+#define KMALLOC_MAX_SIZE (PAGE_SIZE << (MAX_ORDER - 1)) /* 4 MiB */
 
 void *__kmalloc(size_t size, gfp_t flags);
 void *__krealloc(void *p, size_t size, gfp_t flags);
@@ -61,15 +61,15 @@ size_t ksize(const void *p);
 char *kstrdup(const char *s);
 
 /* kmalloc(size) and kmalloc(size, gfp) both work: the flags default to GFP_KERNEL. */
-#define __kmalloc_gfp(size, gfp, ...) __kmalloc((size), (gfp))
-#define kmalloc(...) __kmalloc_gfp(__VA_ARGS__, GFP_KERNEL, 0)
-#define __kzalloc_gfp(size, gfp, ...) __kmalloc((size), (gfp) | __GFP_ZERO)
-#define kzalloc(...) __kzalloc_gfp(__VA_ARGS__, GFP_KERNEL, 0)
+#define __kmalloc_gfp(size, gfp, ...)	  __kmalloc((size), (gfp))
+#define kmalloc(...)			  __kmalloc_gfp(__VA_ARGS__, GFP_KERNEL, 0)
+#define __kzalloc_gfp(size, gfp, ...)	  __kmalloc((size), (gfp) | __GFP_ZERO)
+#define kzalloc(...)			  __kzalloc_gfp(__VA_ARGS__, GFP_KERNEL, 0)
 #define __krealloc_gfp(p, size, gfp, ...) __krealloc((p), (size), (gfp))
-#define krealloc(...) __krealloc_gfp(__VA_ARGS__, GFP_KERNEL, 0)
+#define krealloc(...)			  __krealloc_gfp(__VA_ARGS__, GFP_KERNEL, 0)
 /* n * size bytes, zeroed; NULL if the product overflows. */
-#define __kcalloc_gfp(n, size, gfp, ...) __kcalloc((n), (size), (gfp))
-#define kcalloc(...) __kcalloc_gfp(__VA_ARGS__, GFP_KERNEL, 0)
+#define __kcalloc_gfp(n, size, gfp, ...)  __kcalloc((n), (size), (gfp))
+#define kcalloc(...)			  __kcalloc_gfp(__VA_ARGS__, GFP_KERNEL, 0)
 static inline void *__kcalloc(size_t n, size_t size, gfp_t flags)
 {
 	size_t bytes;
@@ -81,10 +81,10 @@ static inline void *__kcalloc(size_t n, size_t size, gfp_t flags)
 
 /* Heap statistics (mm/slab.c). */
 struct kmalloc_stats {
-	unsigned long slab_pages;	/* pages holding size-class objects */
-	unsigned long large_pages;	/* pages of allocations above 2 KiB */
-	unsigned long objects;		/* size-class objects in use */
-	unsigned long failures;		/* allocations that returned NULL */
+	unsigned long slab_pages;  /* pages holding size-class objects */
+	unsigned long large_pages; /* pages of allocations above 2 KiB */
+	unsigned long objects;	   /* size-class objects in use */
+	unsigned long failures;	   /* allocations that returned NULL */
 };
 void kmalloc_get_stats(struct kmalloc_stats *st);
 
@@ -94,25 +94,25 @@ void kmalloc_get_stats(struct kmalloc_stats *st);
  */
 struct mm_bench_alloc {
 	unsigned long iters;
-	double alloc_free_ns;		/* alloc_page + put_page, back to back */
-	double batch_alloc_ns;		/* alloc_page of batch pages in a row, per page */
-	double batch_free_ns;		/* then put_page of each */
+	double alloc_free_ns;  /* alloc_page + put_page, back to back */
+	double batch_alloc_ns; /* alloc_page of batch pages in a row, per page */
+	double batch_free_ns;  /* then put_page of each */
 	unsigned long batch;
-	double order3_ns;		/* alloc_pages(3) + free_pages */
-	double kmalloc_ns;		/* kmalloc(64) + kfree */
+	double order3_ns;  /* alloc_pages(3) + free_pages */
+	double kmalloc_ns; /* kmalloc(64) + kfree */
 };
 int mm_bench_alloc(unsigned long iters, struct mm_bench_alloc *r);
 
 struct mm_bench_lookup {
-	unsigned long pages;		/* pages cached in the benchmark's mapping */
+	unsigned long pages; /* pages cached in the benchmark's mapping */
 	unsigned long lookups;
-	unsigned int hash_bits;		/* index size reached */
-	double insert_ns;		/* add_to_page_cache, per page, rehashes included */
-	double hit_ns;			/* find_get_page + put_page, random cached index */
-	double seq_ns;			/* same, in index order */
-	double miss_ns;			/* find_get_page of an absent index */
-	double next_miss_ns;		/* page_cache_next_miss over 32 cached pages, per page */
-	pgoff_t sink;			/* keeps the scans from being optimised away */
+	unsigned int hash_bits; /* index size reached */
+	double insert_ns;	/* add_to_page_cache, per page, rehashes included */
+	double hit_ns;		/* find_get_page + put_page, random cached index */
+	double seq_ns;		/* same, in index order */
+	double miss_ns;		/* find_get_page of an absent index */
+	double next_miss_ns;	/* page_cache_next_miss over 32 cached pages, per page */
+	pgoff_t sink;		/* keeps the scans from being optimised away */
 };
 /* Cache @pages real frames in a private mapping and time lookups; -ENOMEM if they do not fit. */
 int mm_bench_lookup(unsigned long pages, unsigned long lookups, struct mm_bench_lookup *r);
@@ -128,7 +128,7 @@ int mm_bench_lookup(unsigned long pages, unsigned long lookups, struct mm_bench_
 void *mm_host_arena(uint64_t phys_base, uint64_t len);
 /* mm_host_arena() at MM_HOST_PHYS_BASE and mm_init() with all of it usable. */
 int mm_host_init(uint64_t bytes);
-#define MM_HOST_PHYS_BASE	0x40000000ULL	/* 1 GiB: 4 MiB aligned, not frame 0 */
+#define MM_HOST_PHYS_BASE 0x40000000ULL /* 1 GiB: 4 MiB aligned, not frame 0 */
 #endif
 
 #endif

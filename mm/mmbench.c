@@ -99,7 +99,7 @@ static inline pgoff_t pick(uint64_t *s, unsigned long n)
 
 int mm_bench_lookup(unsigned long pages, unsigned long lookups, struct mm_bench_lookup *r)
 {
-	struct address_space m = { 0 };
+	struct address_space m = {0};
 	struct mm_stats st;
 	uint64_t t0, seed = 0x2545f4914f6cdd1dULL;
 	unsigned long i, found = 0, false_hits = 0, spare;
@@ -112,7 +112,8 @@ int mm_bench_lookup(unsigned long pages, unsigned long lookups, struct mm_bench_
 	spare = st.free > st.wmark_high ? st.free - st.wmark_high : 0;
 	/* The index needs about 8 bytes a page on top of the pages. */
 	if (pages == 0 || pages + pages / 256 + 16 > spare) {
-		pr_err("mmbench: %lu pages do not fit in %lu free frames above the high watermark\n",
+		pr_err("mmbench: %lu pages do not fit in %lu free frames above the high "
+		       "watermark\n",
 		       pages, spare);
 		return -ENOMEM;
 	}
@@ -133,7 +134,7 @@ int mm_bench_lookup(unsigned long pages, unsigned long lookups, struct mm_bench_
 		}
 		SetPageUptodate(p);
 		unlock_page(p);
-		put_page(p);		/* the cache's reference keeps it */
+		put_page(p); /* the cache's reference keeps it */
 	}
 	r->insert_ns = per_op(t0, ktime_ns(), pages);
 	r->hash_bits = m.hash_bits;
@@ -180,7 +181,8 @@ int mm_bench_lookup(unsigned long pages, unsigned long lookups, struct mm_bench_
 	WRITE_ONCE(r->sink, sink);
 	if (found != 2 * lookups || false_hits) {
 		pr_err("mmbench: %lu of %lu lookups of cached pages found them, %lu of absent "
-		       "ones found something\n", found, 2 * lookups, false_hits);
+		       "ones found something\n",
+		       found, 2 * lookups, false_hits);
 		return -EIO;
 	}
 	return 0;

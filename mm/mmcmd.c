@@ -16,7 +16,7 @@
 #include "mm/mm.h"
 #include "mm/pagemap.h"
 
-#define KB(pages)	((uint64_t)(pages) * (PAGE_SIZE / 1024))
+#define KB(pages) ((uint64_t)(pages) * (PAGE_SIZE / 1024))
 
 static int cmd_meminfo(int argc, char **argv)
 {
@@ -92,8 +92,9 @@ KCMD(drop_caches, cmd_drop_caches, "drop_caches", "evict every clean, unused pag
 static void print_lookup(const struct mm_bench_lookup *b)
 {
 	printf("mmbench: %8lu cached pages (index 2^%u): insert %.1f ns, lookup hit %.1f ns "
-	       "(in order %.1f), miss %.1f ns, next_miss %.2f ns/page\n", b->pages, b->hash_bits,
-	       b->insert_ns, b->hit_ns, b->seq_ns, b->miss_ns, b->next_miss_ns);
+	       "(in order %.1f), miss %.1f ns, next_miss %.2f ns/page\n",
+	       b->pages, b->hash_bits, b->insert_ns, b->hit_ns, b->seq_ns, b->miss_ns,
+	       b->next_miss_ns);
 }
 
 static void result_lookup(struct result *r, const char *prefix, const struct mm_bench_lookup *b)
@@ -115,9 +116,9 @@ static void result_lookup(struct result *r, const char *prefix, const struct mm_
 static int cmd_mmbench(int argc, char **argv)
 {
 	static const struct kv_spec specs[] = {
-		{ "pages", KV_UINT, NULL, "cached pages for the large lookup run (>= 1024)" },
-		{ "iters", KV_UINT, NULL, "alloc/free iterations (default 200000)" },
-		{ "lookups", KV_UINT, NULL, "lookups per run (default 1000000)" },
+		{"pages", KV_UINT, NULL, "cached pages for the large lookup run (>= 1024)"},
+		{"iters", KV_UINT, NULL, "alloc/free iterations (default 200000)"},
+		{"lookups", KV_UINT, NULL, "lookups per run (default 1000000)"},
 	};
 	struct kv_value v[ARRAY_SIZE(specs)];
 	struct mm_bench_alloc a;
@@ -151,8 +152,9 @@ static int cmd_mmbench(int argc, char **argv)
 		return err;
 	}
 	printf("mmbench: alloc_page+put_page %.1f ns, %lu allocs in a row %.1f ns each, "
-	       "frees %.1f ns, order-3 %.1f ns, kmalloc(64)+kfree %.1f ns\n", a.alloc_free_ns,
-	       a.batch, a.batch_alloc_ns, a.batch_free_ns, a.order3_ns, a.kmalloc_ns);
+	       "frees %.1f ns, order-3 %.1f ns, kmalloc(64)+kfree %.1f ns\n",
+	       a.alloc_free_ns, a.batch, a.batch_alloc_ns, a.batch_free_ns, a.order3_ns,
+	       a.kmalloc_ns);
 	err = mm_bench_lookup(1024, lookups, &small);
 	if (err)
 		return err;

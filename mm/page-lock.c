@@ -13,7 +13,7 @@
 #include "kernel/sched.h"
 #include "mm/internal.h"
 
-#define PAGE_WAIT_TABLE_BITS	6
+#define PAGE_WAIT_TABLE_BITS 6
 
 static struct wait_queue_head page_wait_table[1 << PAGE_WAIT_TABLE_BITS];
 

@@ -41,14 +41,14 @@ uintptr_t mem_virt_offset;
 
 struct free_area {
 	struct list_head free_list;
-	unsigned long nr_free;		/* blocks of this order */
+	unsigned long nr_free; /* blocks of this order */
 };
 
 static struct free_area free_area[MAX_ORDER];
-static unsigned long nr_free_pages;	/* sum of nr_free << order */
-static unsigned long nr_managed;	/* frames given to the buddy lists at boot */
-static unsigned long nr_reserved;	/* usable frames held back */
-static unsigned long nr_bad_pages;	/* frames found corrupt on allocation and dropped */
+static unsigned long nr_free_pages; /* sum of nr_free << order */
+static unsigned long nr_managed;    /* frames given to the buddy lists at boot */
+static unsigned long nr_reserved;   /* usable frames held back */
+static unsigned long nr_bad_pages;  /* frames found corrupt on allocation and dropped */
 static unsigned long wmark_min, wmark_low, wmark_high;
 static bool mm_up;
 
@@ -184,7 +184,7 @@ static bool prep_new_page(struct page *page, unsigned int order)
 }
 
 /* Reclaim rounds an allocation above order 0 tries before it fails. */
-#define HIGH_ORDER_RECLAIM_ROUNDS	8
+#define HIGH_ORDER_RECLAIM_ROUNDS 8
 
 struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp)
 {
@@ -245,20 +245,21 @@ static void __free_block(struct page *page, unsigned int order, const char *who)
 	unsigned long pfn = page_to_pfn(page), flags, i;
 
 	if (order >= MAX_ORDER || (pfn & ((1UL << order) - 1)) || page->order != order) {
-		pr_err("%s: frame %#lx: order %u does not match the block (order %u)\n", who,
-		       pfn, order, page->order);
+		pr_err("%s: frame %#lx: order %u does not match the block (order %u)\n", who, pfn,
+		       order, page->order);
 		return;
 	}
 	if (PageReserved(page) || PageBuddy(page) || PageSlab(page)) {
 		pr_err("%s: frame %#lx is %s\n", who, pfn,
-		       PageReserved(page) ? "reserved" :
-		       PageBuddy(page) ? "already free (double free)" : "owned by the kernel heap");
+		       PageReserved(page) ? "reserved"
+		       : PageBuddy(page)  ? "already free (double free)"
+					  : "owned by the kernel heap");
 		return;
 	}
 	if (page->mapping) {
 		/* Freeing it would leave a dangling entry in the page cache: leak instead. */
-		pr_err("%s: frame %#lx is still in the page cache of %s (index %lu)\n", who,
-		       pfn, page->mapping->name ? page->mapping->name : "?", page->index);
+		pr_err("%s: frame %#lx is still in the page cache of %s (index %lu)\n", who, pfn,
+		       page->mapping->name ? page->mapping->name : "?", page->index);
 		return;
 	}
 	for (i = 0; i < (1UL << order); i++)
@@ -401,7 +402,8 @@ static uint64_t place_memmap(const struct mem_region *usable, int nr_usable,
 			moved = false;
 			for (j = 0; j < nr_reserved; j++) {
 				if (overlaps(cand, bytes, reserved[j].base, reserved[j].len)) {
-					cand = ALIGN_UP(reserved[j].base + reserved[j].len, PAGE_SIZE);
+					cand = ALIGN_UP(reserved[j].base + reserved[j].len,
+							PAGE_SIZE);
 					moved = true;
 				}
 			}
@@ -495,7 +497,7 @@ int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_reg
 		uint64_t e = ALIGN_DOWN(usable[i].base + usable[i].len, PAGE_SIZE);
 
 		if (s >= e)
-			continue;	/* less than one whole frame */
+			continue; /* less than one whole frame */
 		lo = min(lo, (unsigned long)(s >> PAGE_SHIFT));
 		hi = max(hi, (unsigned long)(e >> PAGE_SHIFT));
 	}
@@ -521,7 +523,7 @@ int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_reg
 	if (nr_reserved_in)
 		memcpy(reserved_copy, reserved, sizeof(*reserved) * (size_t)nr_reserved_in);
 	nr_reserved_copy = nr_reserved_in;
-	memmap_region = (struct mem_region){ where, bytes };
+	memmap_region = (struct mem_region){where, bytes};
 
 	mem_map = (struct page *)(mem_virt_offset + (uintptr_t)where);
 	mem_min_pfn = lo;
@@ -538,7 +540,7 @@ int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_reg
 		mark_range(ALIGN_DOWN(reserved[i].base, PAGE_SIZE) >> PAGE_SHIFT,
 			   pfn_up(reserved[i].base + reserved[i].len), true);
 	mark_range(where >> PAGE_SHIFT, (where + bytes) >> PAGE_SHIFT, true);
-	mark_range(0, 1, true);		/* frame 0: real-mode IVT and BIOS data */
+	mark_range(0, 1, true); /* frame 0: real-mode IVT and BIOS data */
 
 	for (pfn = lo; pfn < hi;) {
 		unsigned long end;
@@ -600,7 +602,7 @@ void *mm_host_arena(uint64_t phys_base, uint64_t len)
 
 int mm_host_init(uint64_t bytes)
 {
-	struct mem_region ram = { MM_HOST_PHYS_BASE, bytes };
+	struct mem_region ram = {MM_HOST_PHYS_BASE, bytes};
 
 	if (!mm_host_arena(MM_HOST_PHYS_BASE, bytes))
 		return -ENOMEM;

@@ -23,17 +23,17 @@
 #include "kernel/sync.h"
 #include "mm/internal.h"
 
-#define KMALLOC_MAX_CLASS	2048
+#define KMALLOC_MAX_CLASS 2048
 
 struct kmem_cache {
-	unsigned int size;		/* object size: the class */
-	unsigned int per_slab;		/* objects in one page */
-	struct list_head partial;	/* slabs with a free object; empty ones at the tail */
+	unsigned int size;	  /* object size: the class */
+	unsigned int per_slab;	  /* objects in one page */
+	struct list_head partial; /* slabs with a free object; empty ones at the tail */
 	struct list_head full;
 	unsigned long nr_slabs, nr_empty, inuse;
 };
 
-static const unsigned int class_sizes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048 };
+static const unsigned int class_sizes[] = {8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048};
 static struct kmem_cache caches[ARRAY_SIZE(class_sizes)];
 static unsigned long nr_large_pages, nr_failures;
 
@@ -116,12 +116,12 @@ static void slab_free(struct kmem_cache *c, struct page *page, void *obj)
 
 	if (page->slab_inuse == 0) {
 		local_irq_restore(flags);
-		pr_err("kfree: %p: its slab (%u-byte objects) has none in use (double free)\n",
-		       obj, c->size);
+		pr_err("kfree: %p: its slab (%u-byte objects) has none in use (double free)\n", obj,
+		       c->size);
 		return;
 	}
 	if (!page->slab_freelist)
-		list_move(&page->lru, &c->partial);	/* was full */
+		list_move(&page->lru, &c->partial); /* was full */
 	*(void **)obj = page->slab_freelist;
 	page->slab_freelist = obj;
 	c->inuse--;
@@ -147,7 +147,7 @@ void *__kmalloc(size_t size, gfp_t gfp)
 	void *obj;
 
 	if (size == 0)
-		size = 1;	/* as malloc(0): a unique pointer kfree() accepts */
+		size = 1; /* as malloc(0): a unique pointer kfree() accepts */
 	c = size_to_cache(size);
 	if (c) {
 		obj = slab_alloc(c, gfp);
@@ -252,7 +252,7 @@ void *__krealloc(void *p, size_t size, gfp_t gfp)
 		return __kmalloc(size, gfp);
 	old = ksize(p);
 	if (old == 0)
-		return NULL;	/* not a kmalloc pointer: reported by ksize() */
+		return NULL; /* not a kmalloc pointer: reported by ksize() */
 	if (size <= old && size > old / 2)
 		return p;
 	n = __kmalloc(size, gfp & ~__GFP_ZERO);

@@ -147,7 +147,8 @@ static unsigned long shrink_inactive(unsigned long nr)
 		}
 		page = list_last_entry(&inactive_list, struct page, lru);
 		nr_scanned++;
-		if (!page->mapping || PageLocked(page) || PageDirty(page) || page_count(page) != 1) {
+		if (!page->mapping || PageLocked(page) || PageDirty(page) ||
+		    page_count(page) != 1) {
 			/* In use or under I/O: look again after the others. */
 			list_move(&page->lru, &inactive_list);
 			local_irq_restore(flags);

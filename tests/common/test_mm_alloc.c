@@ -35,7 +35,8 @@ static void test_every_order_aligned_and_counted(struct ktest *t)
 		KT_EXPECT_EQ(t, page_count(page), 1);
 		KT_EXPECT_EQ(t, mid.free + (1UL << order), before.free + (mid.reclaimed - r0));
 		for (i = 0; i < (1UL << order); i++)
-			clean &= !(page[i].flags & (BIT(PG_buddy) | BIT(PG_reserved) | BIT(PG_lru)));
+			clean &=
+				!(page[i].flags & (BIT(PG_buddy) | BIT(PG_reserved) | BIT(PG_lru)));
 		KT_EXPECT_TRUE(t, clean);
 		free_pages(page, order);
 		mm_get_stats(&after);
@@ -78,7 +79,7 @@ static void test_blocks_disjoint(struct ktest *t)
 
 		page = alloc_pages(order);
 		KT_ASSERT_TRUE(t, page != NULL);
-		page->private = id;	/* ours while we own the page */
+		page->private = id; /* ours while we own the page */
 		list_add_tail(&page->lru, &held);
 		for (i = 0; i < (1U << order); i++) {
 			uint64_t *tag = page_address(page + i);
@@ -89,7 +90,7 @@ static void test_blocks_disjoint(struct ktest *t)
 	}
 	/* Overlapping blocks would have overwritten each other's tags. */
 	id = 0;
-	list_for_each_entry(page, &held, lru) {
+	list_for_each_entry (page, &held, lru) {
 		unsigned int i;
 
 		for (i = 0; i < (1U << page->order); i++) {
@@ -101,7 +102,7 @@ static void test_blocks_disjoint(struct ktest *t)
 	}
 	KT_EXPECT_EQ(t, bad, 0);
 	KT_EXPECT_EQ(t, id, NR_BLOCKS);
-	list_for_each_entry_safe(page, next, &held, lru) {
+	list_for_each_entry_safe (page, next, &held, lru) {
 		list_del(&page->lru);
 		page->private = 0;
 		free_pages(page, page->order);
@@ -183,7 +184,7 @@ static void test_exhaustion_never_returns_reserved(struct ktest *t)
 	KT_EXPECT_TRUE(t, alloc_pages(0) == NULL);
 	KT_EXPECT_TRUE(t, alloc_pages(4) == NULL);
 	KT_EXPECT_TRUE(t, kmalloc(PAGE_SIZE) == NULL);
-	list_for_each_entry_safe(page, next, &held, lru) {
+	list_for_each_entry_safe (page, next, &held, lru) {
 		list_del(&page->lru);
 		put_page(page);
 	}
@@ -208,16 +209,16 @@ static void test_bad_requests_refused(struct ktest *t)
 	mm_get_stats(&st);
 	free0 = st.free;
 	KT_EXPECT_TRUE(t, PageReserved(memmap_frame));
-	free_pages(memmap_frame, 0);		/* reserved: refused */
+	free_pages(memmap_frame, 0); /* reserved: refused */
 	page = alloc_page();
 	KT_ASSERT_TRUE(t, page != NULL);
-	free_pages(page, 1);			/* wrong order: refused */
+	free_pages(page, 1); /* wrong order: refused */
 	mm_get_stats(&st);
 	KT_EXPECT_EQ(t, st.free, free0 - 1);
 	KT_EXPECT_EQ(t, page_count(page), 1);
 	put_page(page);
-	free_pages(page, 0);			/* double free: refused */
-	put_page(page);				/* count below zero: refused */
+	free_pages(page, 0); /* double free: refused */
+	put_page(page);	     /* count below zero: refused */
 	mm_get_stats(&st);
 	KT_EXPECT_EQ(t, st.free, free0);
 	KT_EXPECT_EQ(t, page_count(page), 0);
@@ -231,10 +232,8 @@ static void test_bad_requests_refused(struct ktest *t)
 	put_page(page);
 }
 
-KTEST_SUITE(mm_alloc, mm_suite_ready,
-	    KTEST_CASE(test_every_order_aligned_and_counted),
-	    KTEST_CASE(test_free_counts_add_up),
-	    KTEST_CASE(test_blocks_disjoint),
+KTEST_SUITE(mm_alloc, mm_suite_ready, KTEST_CASE(test_every_order_aligned_and_counted),
+	    KTEST_CASE(test_free_counts_add_up), KTEST_CASE(test_blocks_disjoint),
 	    KTEST_CASE(test_flags_cleared_on_reuse),
 	    KTEST_CASE(test_exhaustion_never_returns_reserved),
 	    KTEST_CASE(test_bad_requests_refused));

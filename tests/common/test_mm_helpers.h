@@ -34,9 +34,9 @@ static inline const char *mm_suite_ready(void)
 struct fake_file {
 	struct address_space mapping;
 	uint64_t seed;
-	unsigned long reads;		/* ->readpage calls */
-	pgoff_t fail_from, fail_to;	/* readpage fails these indexes */
-	bool mark_readahead;		/* set PG_readahead_io on pages it reads */
+	unsigned long reads;	    /* ->readpage calls */
+	pgoff_t fail_from, fail_to; /* readpage fails these indexes */
+	bool mark_readahead;	    /* set PG_readahead_io on pages it reads */
 };
 
 static inline uint64_t fake_word(uint64_t seed, pgoff_t index, unsigned int w)
@@ -79,7 +79,7 @@ static inline int fake_readpage(struct file *filp, struct page *page)
 			SetPageReadaheadIO(page);
 	}
 	unlock_page(page);
-	put_page(page);		/* the I/O reference */
+	put_page(page); /* the I/O reference */
 	return 0;
 }
 

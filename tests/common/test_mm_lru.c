@@ -68,7 +68,7 @@ static unsigned int eviction_order(struct address_space *m, unsigned int n, pgof
 
 static void test_reclaim_oldest_inactive_first(struct ktest *t)
 {
-	static const pgoff_t expect[10] = { 0, 1, 2, 3, 4, 6, 7, 8, 9, 5 };
+	static const pgoff_t expect[10] = {0, 1, 2, 3, 4, 6, 7, 8, 9, 5};
 	struct fake_file ff;
 	pgoff_t order[10], i;
 	struct page *p5 = NULL;
@@ -80,9 +80,9 @@ static void test_reclaim_oldest_inactive_first(struct ktest *t)
 
 		KT_ASSERT_TRUE(t, p != NULL);
 		if (i == 2)
-			mark_page_accessed(p);	/* once: still inactive, not saved */
+			mark_page_accessed(p); /* once: still inactive, not saved */
 		if (i == 5) {
-			mark_page_accessed(p);	/* twice: active */
+			mark_page_accessed(p); /* twice: active */
 			mark_page_accessed(p);
 			p5 = p;
 		}
@@ -154,7 +154,7 @@ static void test_reclaim_skips_pages_in_use(struct ktest *t)
 	ClearPageDirty(dirty);
 	ref = find_get_page(&ff.mapping, 2);
 	KT_ASSERT_TRUE(t, ref != NULL);
-	mark_page_accessed(ref);	/* PG_referenced alone does not keep an inactive page */
+	mark_page_accessed(ref); /* PG_referenced alone does not keep an inactive page */
 	put_page(ref);
 	KT_EXPECT_EQ(t, shrink_page_cache(100), 3);
 	KT_EXPECT_EQ(t, ff.mapping.nrpages, 0);
@@ -190,7 +190,7 @@ static void test_thrashed_counted_with_hook(struct ktest *t)
 
 		KT_ASSERT_TRUE(t, p != NULL);
 		if (i < 4)
-			SetPageReadaheadIO(p);	/* read ahead, nobody read it */
+			SetPageReadaheadIO(p); /* read ahead, nobody read it */
 	}
 	saved_hook = readahead_thrashed_hook;
 	hook_mapping = &ff.mapping;
@@ -232,8 +232,7 @@ static void test_drop_pagecache_is_not_reclaim(struct ktest *t)
 	address_space_release(&ff.mapping);
 }
 
-KTEST_SUITE(mm_lru, mm_suite_ready,
-	    KTEST_CASE(test_mark_page_accessed_promotes),
+KTEST_SUITE(mm_lru, mm_suite_ready, KTEST_CASE(test_mark_page_accessed_promotes),
 	    KTEST_CASE(test_reclaim_oldest_inactive_first),
 	    KTEST_CASE(test_active_referenced_second_chance),
 	    KTEST_CASE(test_reclaim_skips_pages_in_use),

@@ -11,7 +11,7 @@
 
 static void test_insert_lookup_remove(struct ktest *t)
 {
-	static const pgoff_t idx[] = { 0, 1, 5, 1000, 1UL << 40, ULONG_MAX - 1, ULONG_MAX };
+	static const pgoff_t idx[] = {0, 1, 5, 1000, 1UL << 40, ULONG_MAX - 1, ULONG_MAX};
 	struct page *pages[ARRAY_SIZE(idx)], *p, *dup;
 	struct fake_file ff;
 	struct mm_stats st0, st1;
@@ -26,7 +26,7 @@ static void test_insert_lookup_remove(struct ktest *t)
 		KT_EXPECT_TRUE(t, PageLocked(pages[i]));
 		KT_EXPECT_TRUE(t, !PageUptodate(pages[i]));
 		KT_EXPECT_TRUE(t, PageLRU(pages[i]));
-		KT_EXPECT_EQ(t, page_count(pages[i]), 2);	/* ours and the cache's */
+		KT_EXPECT_EQ(t, page_count(pages[i]), 2); /* ours and the cache's */
 		unlock_page(pages[i]);
 	}
 	KT_EXPECT_EQ(t, ff.mapping.nrpages, ARRAY_SIZE(idx));
@@ -62,7 +62,7 @@ static void test_insert_lookup_remove(struct ktest *t)
 	KT_EXPECT_EQ(t, ff.mapping.nrpages, ARRAY_SIZE(idx) - 1);
 	KT_EXPECT_TRUE(t, is_cached(&ff.mapping, 5));
 	for (i = 0; i < ARRAY_SIZE(idx); i++)
-		put_page(pages[i]);	/* ours; pages[3] is freed here */
+		put_page(pages[i]); /* ours; pages[3] is freed here */
 	address_space_release(&ff.mapping);
 	mm_get_stats(&st1);
 	KT_EXPECT_EQ(t, st1.cached, st0.cached);
@@ -91,7 +91,7 @@ static void test_next_prev_miss_boundaries(struct ktest *t)
 	cache_range(t, m, ULONG_MAX - 2, ULONG_MAX);
 
 	KT_EXPECT_EQ(t, page_cache_next_miss(m, 10, 100), 20);
-	KT_EXPECT_EQ(t, page_cache_next_miss(m, 10, 5), 15);	/* bounded: index + max_scan */
+	KT_EXPECT_EQ(t, page_cache_next_miss(m, 10, 5), 15); /* bounded: index + max_scan */
 	KT_EXPECT_EQ(t, page_cache_next_miss(m, 10, 10), 20);
 	KT_EXPECT_EQ(t, page_cache_next_miss(m, 9, 100), 9);
 	KT_EXPECT_EQ(t, page_cache_next_miss(m, 20, 100), 20);
@@ -103,7 +103,7 @@ static void test_next_prev_miss_boundaries(struct ktest *t)
 	KT_EXPECT_EQ(t, page_cache_next_miss(m, ULONG_MAX - 3, 100), ULONG_MAX - 3);
 
 	KT_EXPECT_EQ(t, page_cache_prev_miss(m, 19, 100), 9);
-	KT_EXPECT_EQ(t, page_cache_prev_miss(m, 19, 5), 14);	/* bounded: index - max_scan */
+	KT_EXPECT_EQ(t, page_cache_prev_miss(m, 19, 5), 14); /* bounded: index - max_scan */
 	KT_EXPECT_EQ(t, page_cache_prev_miss(m, 19, 10), 9);
 	KT_EXPECT_EQ(t, page_cache_prev_miss(m, 20, 100), 20);
 	KT_EXPECT_EQ(t, page_cache_prev_miss(m, 15, 0), 15);
@@ -143,7 +143,7 @@ static void test_rehash_keeps_every_page(struct ktest *t)
 		}
 		wrong += p->index != i * 3;
 		put_page(p);
-		missing += is_cached(m, i * 3 + 1);	/* never inserted */
+		missing += is_cached(m, i * 3 + 1); /* never inserted */
 	}
 	KT_EXPECT_EQ(t, missing, 0);
 	KT_EXPECT_EQ(t, wrong, 0);
@@ -215,7 +215,7 @@ static void test_read_cache_page(struct ktest *t)
 	KT_EXPECT_EQ(t, page_count(p), 2);
 	put_page(p);
 	KT_EXPECT_EQ(t, ff.reads, 1);
-	p = read_cache_page(&ff.mapping, 3, NULL);	/* cached: no second read */
+	p = read_cache_page(&ff.mapping, 3, NULL); /* cached: no second read */
 	KT_ASSERT_TRUE(t, !IS_ERR(p));
 	KT_EXPECT_EQ(t, ff.reads, 1);
 	put_page(p);
@@ -223,12 +223,12 @@ static void test_read_cache_page(struct ktest *t)
 	p = read_cache_page(&ff.mapping, 50, NULL);
 	KT_EXPECT_EQ(t, PTR_ERR(p), -EIO);
 	KT_EXPECT_EQ(t, ff.reads, 2);
-	p = find_get_page(&ff.mapping, 50);	/* left cached, marked bad */
+	p = find_get_page(&ff.mapping, 50); /* left cached, marked bad */
 	KT_ASSERT_TRUE(t, p != NULL);
 	KT_EXPECT_TRUE(t, PageError(p) && !PageUptodate(p) && !PageLocked(p));
 	KT_EXPECT_EQ(t, page_count(p), 2);
 	put_page(p);
-	ff.fail_to = 0;				/* the retry reads it again */
+	ff.fail_to = 0; /* the retry reads it again */
 	p = read_cache_page(&ff.mapping, 50, NULL);
 	KT_ASSERT_TRUE(t, !IS_ERR(p));
 	KT_EXPECT_EQ(t, ff.reads, 3);
@@ -261,19 +261,16 @@ static void test_release_with_page_in_use(struct ktest *t)
 	KT_EXPECT_EQ(t, invalidate_mapping_pages(&ff.mapping), 1);
 	KT_EXPECT_EQ(t, ff.mapping.nrpages, 1);
 	pr_info("    # the next error line is expected\n");
-	address_space_release(&ff.mapping);	/* warns about the page we hold */
+	address_space_release(&ff.mapping); /* warns about the page we hold */
 	KT_EXPECT_TRUE(t, kept->mapping == NULL);
 	KT_EXPECT_EQ(t, page_count(kept), 1);
 	KT_EXPECT_TRUE(t, PageLRU(kept));
-	put_page(kept);				/* the last reference frees it */
+	put_page(kept); /* the last reference frees it */
 	KT_EXPECT_EQ(t, page_count(kept), 0);
 	KT_EXPECT_TRUE(t, !PageLRU(kept));
 }
 
-KTEST_SUITE(mm_pagecache, mm_suite_ready,
-	    KTEST_CASE(test_insert_lookup_remove),
-	    KTEST_CASE(test_next_prev_miss_boundaries),
-	    KTEST_CASE(test_rehash_keeps_every_page),
-	    KTEST_CASE(test_find_lock_page),
-	    KTEST_CASE(test_read_cache_page),
+KTEST_SUITE(mm_pagecache, mm_suite_ready, KTEST_CASE(test_insert_lookup_remove),
+	    KTEST_CASE(test_next_prev_miss_boundaries), KTEST_CASE(test_rehash_keeps_every_page),
+	    KTEST_CASE(test_find_lock_page), KTEST_CASE(test_read_cache_page),
 	    KTEST_CASE(test_release_with_page_in_use));

@@ -44,8 +44,8 @@ static void test_stream_twice_memory(struct ktest *t)
 	/* Reclaim ran ahead of the allocations: free memory never ran out. */
 	KT_EXPECT_GE(t, min_free, st0.wmark_low / 2);
 	pr_info("    # streamed %lu pages through %lu managed: reclaimed %lu, min free %lu "
-		"(low watermark %lu)\n", n, st0.total, st1.reclaimed - st0.reclaimed, min_free,
-		st0.wmark_low);
+		"(low watermark %lu)\n",
+		n, st0.total, st1.reclaimed - st0.reclaimed, min_free, st0.wmark_low);
 
 	/* The start of the file was evicted long ago: it reads again, correctly. */
 	p = read_cache_page(&ff.mapping, 0, NULL);
@@ -159,7 +159,6 @@ static void test_readahead_then_read_is_not_thrashed(struct ktest *t)
 	address_space_release(&ff.mapping);
 }
 
-KTEST_SUITE(mm_pressure, mm_suite_ready,
-	    KTEST_CASE(test_stream_twice_memory),
+KTEST_SUITE(mm_pressure, mm_suite_ready, KTEST_CASE(test_stream_twice_memory),
 	    KTEST_CASE(test_unread_readahead_is_thrashed),
 	    KTEST_CASE(test_readahead_then_read_is_not_thrashed));

@@ -5,9 +5,9 @@
  */
 #include "tests/common/test_mm_helpers.h"
 
-static const size_t sizes[] = { 1, 7, 8, 9, 16, 33, 63, 64, 65, 96, 100, 128, 192, 200, 256,
-				511, 512, 1000, 1024, 2047, 2048, 2049, 4096, 5000, 65536,
-				1 << 20 };
+static const size_t sizes[] = {1,    7,	   8,	 9,    16,   33,   63,	  64,	  65,
+			       96,   100,  128,	 192,  200,  256,  511,	  512,	  1000,
+			       1024, 2047, 2048, 2049, 4096, 5000, 65536, 1 << 20};
 
 static unsigned char fill_byte(unsigned int i, size_t off)
 {
@@ -155,11 +155,11 @@ static void test_bad_pointers_refused(struct ktest *t)
 	KT_ASSERT_TRUE(t, p != NULL);
 	kmalloc_get_stats(&ks0);
 	pr_info("    # the next three error lines are expected\n");
-	kfree(&on_stack);		/* a stack address */
-	kfree(p + 8);			/* inside an object */
+	kfree(&on_stack); /* a stack address */
+	kfree(p + 8);	  /* inside an object */
 	pg = alloc_page();
 	KT_ASSERT_TRUE(t, pg != NULL);
-	kfree(page_address(pg));	/* a page, not a kmalloc object */
+	kfree(page_address(pg)); /* a page, not a kmalloc object */
 	KT_EXPECT_EQ(t, page_count(pg), 1);
 	put_page(pg);
 	kmalloc_get_stats(&ks1);
@@ -170,10 +170,7 @@ static void test_bad_pointers_refused(struct ktest *t)
 	KT_EXPECT_EQ(t, ks1.objects, ks0.objects - 1);
 }
 
-KTEST_SUITE(mm_kmalloc, mm_suite_ready,
-	    KTEST_CASE(test_sizes_hold_their_bytes),
+KTEST_SUITE(mm_kmalloc, mm_suite_ready, KTEST_CASE(test_sizes_hold_their_bytes),
 	    KTEST_CASE(test_kzalloc_zeroes_reused_memory),
-	    KTEST_CASE(test_many_objects_then_pages_return),
-	    KTEST_CASE(test_large_and_too_large),
-	    KTEST_CASE(test_krealloc_and_kstrdup),
-	    KTEST_CASE(test_bad_pointers_refused));
+	    KTEST_CASE(test_many_objects_then_pages_return), KTEST_CASE(test_large_and_too_large),
+	    KTEST_CASE(test_krealloc_and_kstrdup), KTEST_CASE(test_bad_pointers_refused));

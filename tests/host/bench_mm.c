@@ -56,7 +56,7 @@ static void bench_alloc(struct ktest *t)
 
 static void bench_lookup(struct ktest *t)
 {
-	static const unsigned long sizes[] = { 1024, 32768, 1UL << 20 };
+	static const unsigned long sizes[] = {1024, 32768, 1UL << 20};
 	unsigned int i;
 
 	KT_ASSERT_EQ(t, mm_host_init(4608ULL << 20), 0);

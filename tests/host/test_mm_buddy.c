@@ -7,11 +7,11 @@
  */
 #include "tests/common/test_mm_helpers.h"
 
-#define B	MM_HOST_PHYS_BASE
-#define MIB	(1ULL << 20)
-#define KIB	(1ULL << 10)
+#define B	      MM_HOST_PHYS_BASE
+#define MIB	      (1ULL << 20)
+#define KIB	      (1ULL << 10)
 /* An allocation below the low watermark reclaims up to high, at least this many. */
-#define RECLAIM_BATCH	32
+#define RECLAIM_BATCH 32
 
 /*
  * [B, B+128K) holds exactly the memmap of the 2048-frame span; [B+4M,
@@ -19,7 +19,7 @@
  */
 static bool one_block_layout(void)
 {
-	struct mem_region usable[] = { { B, 128 * KIB }, { B + 4 * MIB, 4 * MIB } };
+	struct mem_region usable[] = {{B, 128 * KIB}, {B + 4 * MIB, 4 * MIB}};
 
 	return mm_host_arena(B, 8 * MIB) && mm_init(usable, 2, NULL, 0) == 0;
 }
@@ -38,7 +38,7 @@ static void expect_orders(struct ktest *t, const unsigned long *want)
 
 static void test_split_exact(struct ktest *t)
 {
-	unsigned long want[MAX_ORDER] = { 0 };
+	unsigned long want[MAX_ORDER] = {0};
 	struct page *a, *b, *c;
 	unsigned long base_pfn = (B + 4 * MIB) >> PAGE_SHIFT;
 	struct mm_stats st;
@@ -47,7 +47,7 @@ static void test_split_exact(struct ktest *t)
 	KT_ASSERT_TRUE(t, one_block_layout());
 	mm_get_stats(&st);
 	KT_EXPECT_EQ(t, st.total, 1024);
-	KT_EXPECT_EQ(t, st.reserved, 32);	/* the memmap */
+	KT_EXPECT_EQ(t, st.reserved, 32); /* the memmap */
 	want[10] = 1;
 	expect_orders(t, want);
 
@@ -55,17 +55,17 @@ static void test_split_exact(struct ktest *t)
 	KT_ASSERT_TRUE(t, a != NULL);
 	KT_EXPECT_EQ(t, page_to_pfn(a), base_pfn);
 	for (o = 0; o < 10; o++)
-		want[o] = 1;	/* 1 + 1 + 2 + 4 + ... + 512 = 1023 */
+		want[o] = 1; /* 1 + 1 + 2 + 4 + ... + 512 = 1023 */
 	want[10] = 0;
 	expect_orders(t, want);
 
-	b = alloc_page();	/* the order-0 buddy */
+	b = alloc_page(); /* the order-0 buddy */
 	KT_ASSERT_TRUE(t, b != NULL);
 	KT_EXPECT_EQ(t, page_to_pfn(b), base_pfn + 1);
 	want[0] = 0;
 	expect_orders(t, want);
 
-	c = alloc_pages(3);	/* the free order-3 block at +8, taken whole */
+	c = alloc_pages(3); /* the free order-3 block at +8, taken whole */
 	KT_ASSERT_TRUE(t, c != NULL);
 	KT_EXPECT_EQ(t, page_to_pfn(c), base_pfn + 8);
 	want[3] = 0;
@@ -82,7 +82,7 @@ static void test_split_exact(struct ktest *t)
 static void test_coalesce_any_free_order(struct ktest *t)
 {
 	static struct page *pages[1024];
-	unsigned long want[MAX_ORDER] = { 0 };
+	unsigned long want[MAX_ORDER] = {0};
 	unsigned int i;
 
 	KT_ASSERT_TRUE(t, one_block_layout());
@@ -130,7 +130,7 @@ static void test_exhaustion_exact(struct ktest *t)
 /* Blocks never grow across a hole: a one-frame gap in the middle of a 4 MiB span. */
 static void test_holes_split_blocks(struct ktest *t)
 {
-	struct mem_region usable[] = { { B, 2 * MIB }, { B + 2 * MIB + 4 * KIB, 2 * MIB - 4 * KIB } };
+	struct mem_region usable[] = {{B, 2 * MIB}, {B + 2 * MIB + 4 * KIB, 2 * MIB - 4 * KIB}};
 	unsigned long hole = (B + 2 * MIB) >> PAGE_SHIFT;
 	struct page *a, *b;
 	struct mm_stats st;
@@ -138,7 +138,7 @@ static void test_holes_split_blocks(struct ktest *t)
 	KT_ASSERT_TRUE(t, mm_host_arena(B, 4 * MIB) != NULL);
 	KT_ASSERT_EQ(t, mm_init(usable, 2, NULL, 0), 0);
 	mm_get_stats(&st);
-	KT_EXPECT_EQ(t, st.total, 1024 - 1 - 16);	/* minus the hole and the memmap */
+	KT_EXPECT_EQ(t, st.total, 1024 - 1 - 16); /* minus the hole and the memmap */
 	KT_EXPECT_EQ(t, st.free_per_order[10], 0);
 	KT_EXPECT_EQ(t, st.free_per_order[9], 0);
 	KT_EXPECT_TRUE(t, alloc_pages(10) == NULL);
@@ -161,12 +161,12 @@ static void test_holes_split_blocks(struct ktest *t)
 static void test_reserved_and_frame0_never_returned(struct ktest *t)
 {
 	static const struct mem_region rsv[] = {
-		{ 0x1234, 0x10 },		/* inside frame 1 */
-		{ 0x100000 - 1, 2 },		/* straddles frames 0xff and 0x100 */
-		{ 0x300800, 0x1800 },		/* frames 0x300 and 0x301 */
-		{ 0x7ff000, 0x1000 },		/* the last frame */
+		{0x1234, 0x10},	    /* inside frame 1 */
+		{0x100000 - 1, 2},  /* straddles frames 0xff and 0x100 */
+		{0x300800, 0x1800}, /* frames 0x300 and 0x301 */
+		{0x7ff000, 0x1000}, /* the last frame */
 	};
-	struct mem_region usable[] = { { 0, 8 * MIB } };
+	struct mem_region usable[] = {{0, 8 * MIB}};
 	static bool is_reserved[2048];
 	struct mem_region mm;
 	unsigned long got = 0, bad = 0, expect_reserved = 0, i;
@@ -182,7 +182,8 @@ static void test_reserved_and_frame0_never_returned(struct ktest *t)
 	for (i = 0; i < ARRAY_SIZE(rsv); i++) {
 		uint64_t a;
 
-		for (a = rsv[i].base & ~(PAGE_SIZE - 1); a < rsv[i].base + rsv[i].len; a += PAGE_SIZE)
+		for (a = rsv[i].base & ~(PAGE_SIZE - 1); a < rsv[i].base + rsv[i].len;
+		     a += PAGE_SIZE)
 			is_reserved[a >> PAGE_SHIFT] = true;
 	}
 	for (i = mm.base >> PAGE_SHIFT; i < (mm.base + mm.len) >> PAGE_SHIFT; i++)
@@ -236,11 +237,11 @@ static void test_flags_cleared_on_every_frame(struct ktest *t)
 
 static void test_mm_init_refusals(struct ktest *t)
 {
-	struct mem_region ok[] = { { B, 4 * MIB } };
-	struct mem_region zero[] = { { B, 0 } };
-	struct mem_region wrap[] = { { ~0ULL - 4096, 8192 } };
-	struct mem_region tiny[] = { { B + 100, 4000 } };
-	struct mem_region all[] = { { B, 4 * MIB } };
+	struct mem_region ok[] = {{B, 4 * MIB}};
+	struct mem_region zero[] = {{B, 0}};
+	struct mem_region wrap[] = {{~0ULL - 4096, 8192}};
+	struct mem_region tiny[] = {{B + 100, 4000}};
+	struct mem_region all[] = {{B, 4 * MIB}};
 	struct mem_region many[MM_MAX_REGIONS + 1];
 
 	KT_ASSERT_TRUE(t, mm_host_arena(B, 4 * MIB) != NULL);
@@ -249,7 +250,7 @@ static void test_mm_init_refusals(struct ktest *t)
 	KT_EXPECT_EQ(t, mm_init(zero, 1, NULL, 0), -EINVAL);
 	KT_EXPECT_EQ(t, mm_init(wrap, 1, NULL, 0), -EINVAL);
 	KT_EXPECT_EQ(t, mm_init(tiny, 1, NULL, 0), -EINVAL);
-	KT_EXPECT_EQ(t, mm_init(ok, 1, all, 1), -ENOMEM);	/* no room for the memmap */
+	KT_EXPECT_EQ(t, mm_init(ok, 1, all, 1), -ENOMEM); /* no room for the memmap */
 	memset(many, 0, sizeof(many));
 	KT_EXPECT_EQ(t, mm_init(many, MM_MAX_REGIONS + 1, NULL, 0), -EINVAL);
 	KT_EXPECT_TRUE(t, !mm_ready());
@@ -280,7 +281,7 @@ static void test_allocation_reclaims(struct ktest *t)
 
 	/* Atomic allocations take only free frames, leaving the cache alone. */
 	while ((obj = kmalloc(PAGE_SIZE, GFP_ATOMIC)) != NULL) {
-		p = virt_to_page(obj);	/* a whole page: its lru link is free */
+		p = virt_to_page(obj); /* a whole page: its lru link is free */
 		list_add(&p->lru, &held);
 		atomic++;
 	}
@@ -317,7 +318,7 @@ static void test_oom_when_nothing_reclaimable(struct ktest *t)
 		if (!p)
 			break;
 		KT_ASSERT_EQ(t, add_to_page_cache_lru(p, &ff.mapping, i), 0);
-		unlock_page(p);		/* keep our reference: pinned */
+		unlock_page(p); /* keep our reference: pinned */
 		cached++;
 	}
 	KT_EXPECT_TRUE(t, cached < 1024);
@@ -326,7 +327,7 @@ static void test_oom_when_nothing_reclaimable(struct ktest *t)
 		p = find_get_page(&ff.mapping, i);
 		KT_ASSERT_TRUE(t, p != NULL);
 		put_page(p);
-		put_page(p);		/* the pin */
+		put_page(p); /* the pin */
 	}
 	KT_EXPECT_EQ(t, shrink_page_cache(cached), cached);
 	address_space_release(&ff.mapping);
@@ -355,14 +356,10 @@ static void test_high_order_under_pressure(struct ktest *t)
 	address_space_release(&ff.mapping);
 }
 
-KTEST_SUITE(mm_buddy_host, NULL,
-	    KTEST_CASE(test_split_exact),
-	    KTEST_CASE(test_coalesce_any_free_order),
-	    KTEST_CASE(test_exhaustion_exact),
+KTEST_SUITE(mm_buddy_host, NULL, KTEST_CASE(test_split_exact),
+	    KTEST_CASE(test_coalesce_any_free_order), KTEST_CASE(test_exhaustion_exact),
 	    KTEST_CASE(test_holes_split_blocks),
 	    KTEST_CASE(test_reserved_and_frame0_never_returned),
-	    KTEST_CASE(test_flags_cleared_on_every_frame),
-	    KTEST_CASE(test_mm_init_refusals),
-	    KTEST_CASE(test_allocation_reclaims),
-	    KTEST_CASE(test_high_order_under_pressure),
+	    KTEST_CASE(test_flags_cleared_on_every_frame), KTEST_CASE(test_mm_init_refusals),
+	    KTEST_CASE(test_allocation_reclaims), KTEST_CASE(test_high_order_under_pressure),
 	    KTEST_CASE(test_oom_when_nothing_reclaimable));

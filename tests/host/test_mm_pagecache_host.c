@@ -25,7 +25,7 @@ static unsigned long longest_chain(struct address_space *m)
 
 static void test_hash_spreads_strided_indexes(struct ktest *t)
 {
-	static const unsigned long strides[] = { 1, 2, 16, 512, 4096, 1UL << 20, 1UL << 32 };
+	static const unsigned long strides[] = {1, 2, 16, 512, 4096, 1UL << 20, 1UL << 32};
 	unsigned int s;
 
 	KT_ASSERT_EQ(t, mm_host_init(64ULL << 20), 0);
@@ -35,7 +35,8 @@ static void test_hash_spreads_strided_indexes(struct ktest *t)
 
 		KT_ASSERT_EQ(t, fake_file_init(&ff, "strided", 1, 0), 0);
 		for (i = 0; i < 4096; i++)
-			KT_ASSERT_TRUE(t, cache_new_page(&ff.mapping, i * strides[s], false) != NULL);
+			KT_ASSERT_TRUE(t,
+				       cache_new_page(&ff.mapping, i * strides[s], false) != NULL);
 		longest = longest_chain(&ff.mapping);
 		if (longest > 8)
 			KT_FAIL(t, "stride %lu: a hash chain of %lu pages", strides[s], longest);
@@ -85,7 +86,7 @@ static bool complete_pending(void)
 		fake_fill(p, ff->seed);
 		SetPageUptodate(p);
 		unlock_page(p);
-		put_page(p);		/* the I/O reference */
+		put_page(p); /* the I/O reference */
 	} else {
 		unlock_page(p);
 	}
@@ -95,11 +96,11 @@ static bool complete_pending(void)
 static int async_readpage(struct file *filp, struct page *page)
 {
 	(void)filp;
-	pending = page;		/* completes later, in the wait hook */
+	pending = page; /* completes later, in the wait hook */
 	return 0;
 }
 
-static const struct address_space_operations async_aops = { .readpage = async_readpage };
+static const struct address_space_operations async_aops = {.readpage = async_readpage};
 
 static void test_lock_page_sleeps_until_unlocked(struct ktest *t)
 {
@@ -112,7 +113,7 @@ static void test_lock_page_sleeps_until_unlocked(struct ktest *t)
 	pending = p;
 	hook_calls = 0;
 	host_wait_hook = complete_pending;
-	lock_page(p);		/* sleeps; the hook unlocks; we take it */
+	lock_page(p); /* sleeps; the hook unlocks; we take it */
 	host_wait_hook = NULL;
 	KT_EXPECT_GE(t, hook_calls, 1);
 	KT_EXPECT_TRUE(t, PageLocked(p));
@@ -161,9 +162,7 @@ static void test_bounded_wait_gives_up(struct ktest *t)
 	put_page(p);
 }
 
-KTEST_SUITE(mm_pagecache_host, NULL,
-	    KTEST_CASE(test_hash_spreads_strided_indexes),
+KTEST_SUITE(mm_pagecache_host, NULL, KTEST_CASE(test_hash_spreads_strided_indexes),
 	    KTEST_CASE(test_big_index_grows_and_shrinks),
 	    KTEST_CASE(test_lock_page_sleeps_until_unlocked),
-	    KTEST_CASE(test_read_cache_page_waits_for_io),
-	    KTEST_CASE(test_bounded_wait_gives_up));
+	    KTEST_CASE(test_read_cache_page_waits_for_io), KTEST_CASE(test_bounded_wait_gives_up));
