@@ -1,0 +1,92 @@
+/*
+ * Readahead tests that need the fake mm of test_readahead_fake.c: page-cache
+ * lookups counted (the overhead patch 006 removes), I/O that completes
+ * later (readers wait on locked pages) and I/O that never completes (the
+ * bounded wait fails with -ETIMEDOUT instead of hanging).
+ */
+#include "tests/common/test_ra_harness.h"
+
+extern unsigned long fake_mm_lookups;
+
+static struct ra_harness h;
+
+/*
+ * A cache-hot file read one page at a time: on-demand looks each page up
+ * once (the read path); legacy also looks up every window it tries:
+ * 4 + 8 + 16 + 8 * 32 = 284 pages before it turns itself off.
+ */
+static void test_lookups_cache_hot(struct ktest *t)
+{
+	static const struct {
+		enum ra_algo algo;
+		unsigned long lookups;
+	} want[] = { { RA_ONDEMAND, 512 }, { RA_LEGACY, 512 + 284 } };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(want); i++) {
+		KT_ASSERT_EQ(t, rah_open(&h, "/hot", 512 * PAGE_SIZE, want[i].algo, 32), 0);
+		KT_ASSERT_EQ(t, rah_populate(&h, 0, 512), 0);
+		fake_mm_lookups = 0;
+		for (pgoff_t p = 0; p < 512; p++)
+			KT_ASSERT_EQ(t, rah_read(&h, p, 1), PAGE_SIZE);
+		KT_EXPECT_EQ(t, fake_mm_lookups, want[i].lookups);
+		rah_close(&h);
+	}
+}
+
+static bool complete_deferred(void)
+{
+	return rah_complete(&h) > 0;
+}
+
+/* Readers wait for readahead I/O in flight, including on the marked page. */
+static void test_deferred_io(struct ktest *t)
+{
+	/*
+	 * read 0-15: [0,32) is submitted and stays locked: page 0 waits until
+	 * the hook completes it. read 16-31: the mark at 16 submits [32,64),
+	 * which this read does not need: still in flight afterwards. read
+	 * 32-47: the mark at 32 (locked, under I/O) submits [64,96) before the
+	 * reader waits on 32.
+	 */
+	static const struct rah_event ev[] = {
+		{ RA_CASE_SEQ_FIRST, 0, 16, 0, 32, 16, 32 },
+		{ RA_CASE_SEQ_NEXT, 16, 16, 32, 32, 32, 32 },
+		{ RA_CASE_SEQ_NEXT, 32, 16, 64, 32, 32, 32 },
+	};
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/deferred", 128 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	h.defer = true;
+	host_wait_hook = complete_deferred;
+	KT_EXPECT_EQ(t, rah_read(&h, 0, 16), 16 * PAGE_SIZE);
+	KT_EXPECT_EQ(t, rah_read(&h, 16, 16), 16 * PAGE_SIZE);
+	KT_EXPECT_EQ(t, h.nr_deferred, 32);
+	KT_EXPECT_EQ(t, rah_read(&h, 32, 16), 16 * PAGE_SIZE);
+	KT_EXPECT_EQ(t, h.nr_deferred, 0);
+	host_wait_hook = NULL;
+	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
+	KT_EXPECT_EQ(t, h.bad_words, 0);
+	rah_close(&h);
+}
+
+/* I/O that never completes: the read fails after its bounded wait. */
+static void test_io_timeout(struct ktest *t)
+{
+	int err = 0;
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/stuck", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	h.defer = true;
+	host_wait_hook = NULL;
+	/* the fake's bounded wait gives up at once when nothing can progress */
+	KT_EXPECT_EQ(t, rah_read(&h, 0, 4), -ETIMEDOUT);
+	KT_EXPECT_TRUE(t, filemap_fault(&h.file, 1, FAULT_ADV_NORMAL, &err) == NULL);
+	KT_EXPECT_EQ(t, err, -ETIMEDOUT);
+	KT_EXPECT_EQ(t, rah_complete(&h), 8);	/* init(4, 32) = 8 pages were submitted */
+	h.defer = false;
+	KT_EXPECT_EQ(t, rah_read(&h, 0, 4), 4 * PAGE_SIZE);
+	KT_EXPECT_EQ(t, h.bad_words, 0);
+	rah_close(&h);
+}
+
+KTEST_SUITE(ra_host, rah_suite_ready,
+	    KTEST_CASE(test_lookups_cache_hot), KTEST_CASE(test_deferred_io),
+	    KTEST_CASE(test_io_timeout));
