@@ -476,7 +476,7 @@ int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_reg
 	    int nr_reserved_in)
 {
 	unsigned long lo = ULONG_MAX, hi = 0, pfn, frames;
-	uint64_t bytes, where;
+	uint64_t bytes, where, ram;
 	int i, o;
 
 #ifndef HOST_BUILD
@@ -561,12 +561,12 @@ int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_reg
 	slab_init();
 	mm_up = true;
 
+	ram = (uint64_t)(nr_managed + nr_reserved) << PAGE_SHIFT; /* usable RAM, memmap included */
 	pr_info("mm: %lu MiB managed (%lu frames, %lu reserved), struct page %zu bytes, "
 		"memmap %llu KiB at %#llx (%lu.%02lu%% of RAM)\n",
 		nr_managed >> (20 - PAGE_SHIFT), nr_managed, nr_reserved, sizeof(struct page),
 		(unsigned long long)(bytes >> 10), (unsigned long long)where,
-		(unsigned long)(bytes * 100 / ((uint64_t)frames << PAGE_SHIFT)),
-		(unsigned long)(bytes * 10000 / ((uint64_t)frames << PAGE_SHIFT) % 100));
+		(unsigned long)(bytes * 100 / ram), (unsigned long)(bytes * 10000 / ram % 100));
 	return 0;
 }
 
