@@ -357,12 +357,8 @@ static bool check_regions(const char *what, const struct mem_region *r, int n)
 		       MM_MAX_REGIONS);
 		return false;
 	}
+	/* An empty region is an empty set (boot code trims regions to nothing), not an error. */
 	for (i = 0; i < n; i++) {
-		if (r[i].len == 0) {
-			pr_err("mm_init: %s region %d at %#llx has zero length\n", what, i,
-			       (unsigned long long)r[i].base);
-			return false;
-		}
 		if (r[i].base + r[i].len < r[i].base) {
 			pr_err("mm_init: %s region %d [%#llx +%#llx] wraps around\n", what, i,
 			       (unsigned long long)r[i].base, (unsigned long long)r[i].len);
