@@ -574,8 +574,12 @@ void *mm_host_arena(uint64_t phys_base, uint64_t len)
 {
 	void *va;
 
+	/* Forget everything that lived in the old arena before unmapping it. */
 	mm_up = false;
 	mem_map = NULL;
+	slab_init();
+	lru_init();
+	page_cache_init();
 	if (host_arena)
 		munmap(host_arena, host_arena_len);
 	host_arena = NULL;
