@@ -12,6 +12,7 @@
  * A partition must start on a 4 KiB boundary so that no block of the
  * filesystem straddles two pages of the disk's cache.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "drivers/blkdev.h"
@@ -131,9 +132,10 @@ static int locate_fs(struct ext2_sb_info *sbi, struct block_device *bdev, int pa
 {
 	struct mbr_partition parts[MBR_NR_PARTITIONS];
 	uint64_t disk_bytes = (uint64_t)bdev->nr_sectors * SECTOR_SIZE;
-	int err, i;
+	unsigned int i, first, last;
+	int err;
 
-	snprintf(sbi->sb.s_id, sizeof(sbi->sb.s_id), "%s", bdev->name);
+	snprintf(sbi->sb.s_id, sizeof(sbi->sb.s_id), "%.15s", bdev->name);
 	if (part < 0 || part > MBR_NR_PARTITIONS) {
 		ext2_error(sbi, "partition %d does not exist (MBR partitions are 1-4)", part);
 		return -EINVAL;
@@ -153,7 +155,9 @@ static int locate_fs(struct ext2_sb_info *sbi, struct block_device *bdev, int pa
 	}
 	if (err)
 		return err;
-	for (i = part ? part - 1 : 0; i < (part ? part : MBR_NR_PARTITIONS); i++) {
+	first = part ? (unsigned int)part - 1 : 0;
+	last = part ? (unsigned int)part : MBR_NR_PARTITIONS;
+	for (i = first; i < last; i++) {
 		uint64_t start = (uint64_t)le32_to_cpu(parts[i].start_sect) * SECTOR_SIZE;
 		bool quiet = sbi->s_quiet;
 
@@ -161,7 +165,7 @@ static int locate_fs(struct ext2_sb_info *sbi, struct block_device *bdev, int pa
 			continue;
 		/* While probing, a bad entry is a reason to look further, not an error. */
 		sbi->s_quiet = quiet || !part;
-		err = ext2_validate_partition(sbi, i + 1, &parts[i], bdev->nr_sectors);
+		err = ext2_validate_partition(sbi, (int)i + 1, &parts[i], bdev->nr_sectors);
 		sbi->s_quiet = quiet;
 		if (err) {
 			if (part)
@@ -172,7 +176,7 @@ static int locate_fs(struct ext2_sb_info *sbi, struct block_device *bdev, int pa
 			continue;
 		sbi->sb.s_start = start;
 		sbi->sb.s_bytes = (uint64_t)le32_to_cpu(parts[i].nr_sects) * SECTOR_SIZE;
-		snprintf(sbi->sb.s_id, sizeof(sbi->sb.s_id), "%s%d", bdev->name, i + 1);
+		snprintf(sbi->sb.s_id, sizeof(sbi->sb.s_id), "%.15s%u", bdev->name, i + 1);
 		return 0;
 	}
 	ext2_error(sbi, "no ext2 superblock on the disk or any Linux (0x83) MBR partition");
@@ -242,13 +246,22 @@ static void print_mount(struct ext2_sb_info *sbi)
 			sbi->sb.s_id, le32_to_cpu(sbi->es.s_journal_inum));
 }
 
+static char mount_error[sizeof(((struct ext2_sb_info *)0)->s_last_error)];
+
+const char *ext2_mount_error(void)
+{
+	return mount_error;
+}
+
 struct super_block *ext2_mount(struct block_device *bdev, int part, bool quiet)
 {
 	struct ext2_sb_info *sbi;
 	struct ext2_inode root;
 	int err;
 
+	mount_error[0] = '\0';
 	if (!bdev->bd_mapping.a_ops) {
+		snprintf(mount_error, sizeof(mount_error), "disk %s has no page cache", bdev->name);
 		pr_err("ext2: disk %s has no page cache (not registered with the block layer)\n",
 		       bdev->name);
 		return ERR_PTR(-ENODEV);
@@ -288,6 +301,7 @@ struct super_block *ext2_mount(struct block_device *bdev, int part, bool quiet)
 	print_mount(sbi);
 	return &sbi->sb;
 fail:
+	memcpy(mount_error, sbi->s_last_error, sizeof(mount_error));
 	if (!quiet)
 		pr_err("ext2 %s: mount failed (error %d)\n", sbi->sb.s_id[0] ? sbi->sb.s_id :
 		       bdev->name, err);

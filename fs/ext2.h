@@ -156,6 +156,8 @@ int ext2_get_group_desc(struct ext2_sb_info *sbi, uint32_t group, struct ext2_gr
  * reason was printed.
  */
 struct super_block *ext2_mount(struct block_device *bdev, int part, bool quiet);
+/* The reason the last failed ext2_mount() gave ("" if it gave none). */
+const char *ext2_mount_error(void);
 /* Drop every cached inode and free the superblock (pages must be unused). */
 void ext2_umount(struct super_block *sb);
 /* True if @bdev holds an ext2 superblock on the disk or a partition (a probe). */
@@ -175,12 +177,12 @@ struct inode *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, const char *name
 void ext2_iput(struct inode *inode);
 static inline loff_t ext2_isize(const struct ext2_inode *raw)
 {
-	loff_t size = le32_to_cpu(raw->i_size);
+	uint64_t size = le32_to_cpu(raw->i_size);
 
 	/* i_size_high is i_dir_acl for directories before large_dir. */
 	if (EXT2_ISREG(le16_to_cpu(raw->i_mode)))
-		size |= (loff_t)le32_to_cpu(raw->i_size_high) << 32;
-	return size;
+		size |= (uint64_t)le32_to_cpu(raw->i_size_high) << 32;
+	return (loff_t)size;	/* above 2^63: negative, refused by the validator */
 }
 
 /*
