@@ -39,6 +39,43 @@ extern const char *const filemap_advice_names[];	/* "normal", ... NULL */
 struct page *filemap_fault(struct file *file, pgoff_t pgoff, enum filemap_advice advice,
 			   int *err);
 
+/* --- mmap-style mappings (mm/filemap-mmap.c, kernel only) -------------------------- */
+
+/*
+ * A read-only mapping of a whole file into the kernel VM region
+ * (kernel/vm.h). Nothing is mapped at first: touching a page faults, and
+ * the fault handler runs filemap_fault() with the mapping's advice and maps
+ * the page it returns. A fault that cannot be served (I/O error, out of
+ * memory) maps a zero-filled page so the access completes, and records the
+ * error here: check it after touching the data.
+ *
+ *	struct file_mmap m;
+ *	err = filemap_mmap(filp, FAULT_ADV_SEQUENTIAL, &m);
+ *	crc = crc32(0, (const void *)m.va, m.size);	// faults bring pages in
+ *	if (m.error) ...				// at m.error_index
+ *	filemap_munmap(&m);
+ */
+struct file_mmap {
+	struct file *file;
+	enum filemap_advice advice;
+	uintptr_t va;			/* start of the mapping */
+	loff_t size;			/* bytes of the file mapped */
+	pgoff_t nr_pages;
+	struct page **pages;		/* page mapped at each index (referenced), or NULL */
+	unsigned long faults;		/* faults served */
+	int error;			/* first fault that failed: -errno, or 0 */
+	pgoff_t error_index;
+	struct list_head link;		/* the mappings the fault hook searches */
+};
+
+/* Largest file filemap_mmap() maps (the pages[] array is one kmalloc). */
+#define FILEMAP_MMAP_MAX	(2ULL << 30)
+
+/* Map @file (a non-empty regular file up to FILEMAP_MMAP_MAX); 0 or -errno. */
+int filemap_mmap(struct file *file, enum filemap_advice advice, struct file_mmap *m);
+/* Unmap every page, drop their references and free the bookkeeping. */
+void filemap_munmap(struct file_mmap *m);
+
 /* --- the splice path (patch 008) ----------------------------------------------- */
 
 #define PIPE_BUFFERS	16
