@@ -10,3 +10,27 @@ HOST_TESTS += ext2
 EXT2_RA_SRCS := mm/filemap.c mm/readahead.c mm/readahead-legacy.c mm/ratrace.c
 ext2_SRCS = $(wildcard tests/common/test_ext2*.c tests/host/test_ext2*.c) \
 	tests/host/fuzz_ext2.c $(filter-out $(HOST_SRCS),$(EXT2_RA_SRCS))
+
+# Test images (tools/mkimage is quick when they are up to date).
+ext2-images:
+	@tools/mkimage
+host-tests: ext2-images
+.PHONY: ext2-images
+
+# The fuzzer: clang builds the whole host code base once more with libFuzzer.
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS = tests/host/fuzz_ext2.c tests/host/test_ext2_disk.c tests/host/runtime.c \
+	$(sort $(HOST_SRCS) $(EXT2_RA_SRCS))
+# runtime.c's main() gives way to libFuzzer's; warnings are gcc's business
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -DHOST_BUILD -DEXT2_LIBFUZZER -I. -fno-omit-frame-pointer \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-Dmain=host_runtime_main -w
+$(BUILD)/host/fuzz_ext2: $(wildcard fs/*.[ch] mm/*.[ch] drivers/*.[ch] kernel/*.[ch] tests/host/*.[ch])
+	@mkdir -p $(dir $@)
+	@echo "  CLANG   $@"
+	@$(CLANG) $(FUZZ_CFLAGS) -o $@ $(FUZZ_SRCS) -lm
+fuzz: $(BUILD)/host/fuzz_ext2 ext2-images
+	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/crashes
+	$(BUILD)/host/fuzz_ext2 -max_total_time=$(FUZZ_SECONDS) -max_len=262144 -timeout=10 \
+		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/crashes/ \
+		$(BUILD)/fuzz/corpus $(BUILD)/img/fuzz
