@@ -1,0 +1,93 @@
+/*
+ * The fault path for real (kernel only): a harness file mapped with
+ * filemap_mmap(), its pages brought in by genuine page faults through
+ * vm_fault_hook and filemap_fault(), with the readahead each advice gives.
+ * Windows as in tests/common/test_ra_paths.c, which calls filemap_fault()
+ * directly.
+ */
+#include "tests/common/test_ra_harness.h"
+
+static struct ra_harness h;
+
+#define RP(first, nr) { RAH_READPAGES, first, nr, true }
+#define R1(first) { RAH_READPAGE, first, 1, true }
+
+/* Read word 0 and the last word of every page of the mapping, in order. */
+static unsigned long touch_all(struct file_mmap *m)
+{
+	unsigned long bad = 0;
+
+	for (pgoff_t i = 0; i < m->nr_pages; i++) {
+		const volatile uint32_t *w = (const volatile uint32_t *)(m->va + i * PAGE_SIZE);
+
+		if (w[0] != rah_word(i, 0) || w[PAGE_SIZE / 4 - 1] != rah_word(i, PAGE_SIZE / 4 - 1))
+			bad++;
+	}
+	return bad;
+}
+
+static void test_mmap_sequential(struct ktest *t)
+{
+	static const struct rah_io io[] = { RP(0, 4), RP(4, 8), RP(12, 16), RP(28, 32), RP(60, 4) };
+	struct file_mmap m;
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/vm-seq", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, filemap_mmap(&h.file, FAULT_ADV_SEQUENTIAL, &m), 0);
+	KT_EXPECT_EQ(t, touch_all(&m), 0);
+	KT_EXPECT_EQ(t, m.faults, 64);
+	KT_EXPECT_EQ(t, m.error, 0);
+	/* touching again: all mapped, no fault */
+	KT_EXPECT_EQ(t, touch_all(&m), 0);
+	KT_EXPECT_EQ(t, m.faults, 64);
+	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
+	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_SEQ_NEXT), 5);
+	filemap_munmap(&m);
+	rah_close(&h);
+}
+
+static void test_mmap_normal_random(struct ktest *t)
+{
+	static const struct rah_io around[] = { RP(0, 32), RP(32, 16), RP(48, 16) };
+	struct file_mmap m;
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/vm-normal", 64 * PAGE_SIZE, RA_LEGACY, 32), 0);
+	KT_ASSERT_EQ(t, filemap_mmap(&h.file, FAULT_ADV_NORMAL, &m), 0);
+	KT_EXPECT_EQ(t, touch_all(&m), 0);
+	rah_expect_io(t, &h, around, ARRAY_SIZE(around));
+	filemap_munmap(&m);
+	rah_close(&h);
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/vm-random", 8 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, filemap_mmap(&h.file, FAULT_ADV_RANDOM, &m), 0);
+	KT_EXPECT_EQ(t, touch_all(&m), 0);
+	KT_EXPECT_EQ(t, h.nr_io, 8);
+	for (unsigned int i = 0; i < h.nr_io; i++)
+		KT_EXPECT_EQ(t, h.io[i].op, RAH_READPAGE);
+	filemap_munmap(&m);
+	rah_close(&h);
+}
+
+/* A page that cannot be read reads as zeros and the mapping reports where. */
+static void test_mmap_error(struct ktest *t)
+{
+	struct file_mmap m;
+	const volatile uint32_t *w;
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/vm-err", 8 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	h.fail_index = 3;
+	h.fail_count = 100;
+	KT_ASSERT_EQ(t, filemap_mmap(&h.file, FAULT_ADV_SEQUENTIAL, &m), 0);
+	w = (const volatile uint32_t *)(m.va + 2 * PAGE_SIZE);
+	KT_EXPECT_EQ(t, w[0], rah_word(2, 0));
+	w = (const volatile uint32_t *)(m.va + 3 * PAGE_SIZE);
+	KT_EXPECT_EQ(t, w[0], 0);
+	KT_EXPECT_EQ(t, m.error, -EIO);
+	KT_EXPECT_EQ(t, m.error_index, 3);
+	filemap_munmap(&m);
+	h.fail_count = 0;
+	rah_close(&h);
+}
+
+KTEST_SUITE(ra_mmap, rah_suite_ready,
+	    KTEST_CASE(test_mmap_sequential), KTEST_CASE(test_mmap_normal_random),
+	    KTEST_CASE(test_mmap_error));
