@@ -100,6 +100,7 @@ struct ahci_port {
 	uint64_t timeout_ns;
 	bool write_ok;
 	uint64_t nr_errors, nr_timeouts, nr_comresets, nr_retries;
+	unsigned int peak_active;	/* most commands ever outstanding at once */
 	struct block_device bdev;
 	uint16_t id[256];		/* IDENTIFY DEVICE data */
 };
@@ -674,6 +675,7 @@ static void issue(struct ahci_port *port, int slot, struct request *rq, bool ncq
 	}
 	writel(bit, &port->regs->ci);
 	local_irq_restore(flags);
+	port->peak_active = max(port->peak_active, (unsigned int)__builtin_popcount(port->active));
 	if (was_idle) {
 		port->kick = true;
 		wake_up(&port->wq);
@@ -756,7 +758,13 @@ static int ahci_port_restart(struct ahci_port *port, bool comreset)
 	writel(0xffffffffu, &r->serr);
 	writel(0xffffffffu, &r->is);
 	(void)ahci_take_is(port);
-	if (readl(&r->tfd) & (ATA_STS_BSY | ATA_STS_DRQ) || readl(&r->ci) || readl(&r->sact))
+	/*
+	 * A device still busy, or with commands the HBA did not drop, needs a
+	 * reset; so does one still showing STS.ERR: QEMU echoes that stale
+	 * status in a D2H FIS when it accepts the next NCQ command.
+	 */
+	if (readl(&r->tfd) & (ATA_STS_BSY | ATA_STS_DRQ | ATA_STS_ERR) || readl(&r->ci) ||
+	    readl(&r->sact))
 		comreset = true;
 	if (comreset && ahci_comreset(port, T_LINK_SLOW_US)) {
 		pr_err("%s: %s: the link did not come back after COMRESET (PxSSTS %08x); "
@@ -1224,10 +1232,11 @@ bool ahci_describe(struct block_device *bdev, char *buf, size_t len)
 
 			if (!p || &p->bdev != bdev)
 				continue;
-			snprintf(buf, len, "%s, %s, %s, errors %llu, timeouts %llu, COMRESETs %llu, "
-				 "retries %llu", p->name,
+			snprintf(buf, len, "%s, %s, %s, peak %u in flight, errors %llu, timeouts %llu, "
+				 "COMRESETs %llu, retries %llu", p->name,
 				 p->state == PORT_DEAD ? "offline" : p->state == PORT_RECOVERY ?
 				 "recovering" : "running", hosts[h]->poll ? "polled" : "MSI",
+				 p->peak_active,
 				 (unsigned long long)p->nr_errors, (unsigned long long)p->nr_timeouts,
 				 (unsigned long long)p->nr_comresets, (unsigned long long)p->nr_retries);
 			return true;
