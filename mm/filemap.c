@@ -445,6 +445,9 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 		return -EINVAL;
 	if (len == 0 || isize <= 0 || *ppos >= isize)
 		return 0;
+	/* generic_file_splice_read(): never look at pages past end of file */
+	if ((loff_t)len > isize - *ppos)
+		len = (size_t)(isize - *ppos);
 
 	index = (pgoff_t)(*ppos >> PAGE_CACHE_SHIFT);
 	loff = (unsigned int)(*ppos & ~PAGE_CACHE_MASK);

@@ -197,6 +197,12 @@ static void test_splice_legacy(struct ktest *t)
 /* A short file: the last pipe buffer holds only the bytes inside the file. */
 static void test_splice_eof(struct ktest *t)
 {
+	/*
+	 * 1 MiB asked of a 2-page + 10-byte file: clipped to the file, 3 pages:
+	 * init(3, 32): r 4 <= 8 -> 8, la 8 - 3 = 5: [0,8) has 3 pages, the mark
+	 * (page 3) would be past the end
+	 */
+	static const struct rah_event ev[] = { { RA_CASE_SEQ_FIRST, 0, 3, 0, 8, 5, 3 } };
 	struct splice_pipe_desc spd;
 	loff_t pos = 0;
 
@@ -208,6 +214,9 @@ static void test_splice_eof(struct ktest *t)
 		KT_EXPECT_EQ(t, splice_page_confirm(&h.file, &spd, i), 0);
 	splice_release(&spd);
 	KT_EXPECT_EQ(t, generic_file_splice_read(&h.file, &pos, 1 << 20, &spd), 0);
+	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
+	KT_EXPECT_EQ(t, rah_page_flags(&h, 3), -1);	/* nothing cached past the end */
+	KT_EXPECT_EQ(t, h.inode.i_data.nrpages, 3);
 	rah_close(&h);
 }
 
