@@ -12,7 +12,6 @@
 #include "mm/mm.h"
 
 struct super_block *vfs_root;
-int vfs_root_fatal_error;
 
 static const char *const ftype_names[] = {
 	[VFS_FT_UNKNOWN] = "unknown", [VFS_FT_REG] = "file", [VFS_FT_DIR] = "dir",
@@ -125,18 +124,11 @@ int vfs_readdir(struct file *dir, filldir_t filldir, void *ctx)
 	return ext2_readdir(dir, filldir, ctx);
 }
 
-static int do_stat(const char *path, bool follow, struct kstat *st)
+static int stat_ino(struct ext2_sb_info *sbi, uint32_t ino, struct kstat *st)
 {
-	struct ext2_sb_info *sbi;
 	struct ext2_inode raw;
-	uint32_t ino;
-	int err;
+	int err = ext2_read_inode(sbi, ino, &raw);
 
-	err = root_sbi(&sbi);
-	if (!err)
-		err = ext2_namei(sbi, path, follow, &ino);
-	if (!err)
-		err = ext2_read_inode(sbi, ino, &raw);
 	if (err)
 		return err;
 	*st = (struct kstat){
@@ -153,6 +145,28 @@ static int do_stat(const char *path, bool follow, struct kstat *st)
 		.flags = le32_to_cpu(raw.i_flags),
 	};
 	return 0;
+}
+
+static int do_stat(const char *path, bool follow, struct kstat *st)
+{
+	struct ext2_sb_info *sbi;
+	uint32_t ino;
+	int err;
+
+	err = root_sbi(&sbi);
+	if (!err)
+		err = ext2_namei(sbi, path, follow, &ino);
+	if (!err)
+		err = stat_ino(sbi, ino, st);
+	return err;
+}
+
+int vfs_stat_ino(uint32_t ino, struct kstat *st)
+{
+	struct ext2_sb_info *sbi;
+	int err = root_sbi(&sbi);
+
+	return err ? err : stat_ino(sbi, ino, st);
 }
 
 int vfs_stat(const char *path, struct kstat *st)

@@ -76,8 +76,6 @@ struct kstat {
 
 /* The mounted root filesystem, or NULL (set by fs/mount.c at boot). */
 extern struct super_block *vfs_root;
-/* The mount reason when root= was given and mounting failed: boot must fail. */
-extern int vfs_root_fatal_error;
 
 struct file *vfs_open(const char *path, int *err);
 void vfs_close(struct file *filp);
@@ -99,6 +97,8 @@ int vfs_readdir(struct file *dir, filldir_t filldir, void *ctx);
 /* stat(2) follows a final symlink, lstat(2) does not. */
 int vfs_stat(const char *path, struct kstat *st);
 int vfs_lstat(const char *path, struct kstat *st);
+/* stat(2) of inode number @ino (as readdir reports it), without a path. */
+int vfs_stat_ino(uint32_t ino, struct kstat *st);
 /* The target of the symlink @path, NUL-terminated; returns its length. */
 ssize_t vfs_readlink(const char *path, char *buf, size_t len);
 
