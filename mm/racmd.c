@@ -401,6 +401,7 @@ struct walk {
 	bool quiet;
 	char path[VFS_PATH_MAX];
 	uint64_t dirs, entries, files, bytes;
+	uint32_t crc;			/* of the listing, printed or not */
 	struct ra_stats st;
 	enum ra_algo algo;
 	unsigned long ra_pages;
@@ -425,9 +426,17 @@ static int walk_filldir(void *ctx, const char *name, unsigned int namelen, uint3
 	if ((namelen == 1 && name[0] == '.') || (namelen == 2 && name[0] == '.' && name[1] == '.'))
 		return 0;
 	w->entries++;
-	if (!w->quiet)
-		printf("%.*s%s%.*s%s\n", (int)d->base, w->path, d->base > 1 ? "/" : "",
-		       (int)namelen, name, ftype == VFS_FT_DIR ? "/" : "");
+	{
+		char line[VFS_PATH_MAX + 2];
+		int n = snprintf(line, sizeof(line), "%.*s%s%.*s%s\n", (int)d->base, w->path,
+				 d->base > 1 ? "/" : "", (int)namelen, name,
+				 ftype == VFS_FT_DIR ? "/" : "");
+
+		n = min_t(int, n, (int)sizeof(line) - 1);
+		w->crc = crc32(w->crc, line, (size_t)n);
+		if (!w->quiet)
+			printf("%s", line);
+	}
 	if (ftype == VFS_FT_REG)
 		w->files++;
 	if (ftype != VFS_FT_DIR)
@@ -478,6 +487,7 @@ static int walk_dir(struct walk *w, int depth)
 	w->algo = dir->f_ra.algo;
 	w->ra_pages = dir->f_ra.ra_pages;
 	w->dirs++;
+	w->bytes += (uint64_t)dir->f_inode->i_size;
 	err = vfs_readdir(dir, walk_filldir, &d);
 	if (!err)
 		err = w->err;
@@ -548,7 +558,8 @@ static int cmd_walk(int argc, char **argv)
 	       ra_algo_name(w.algo), ra_stats_calls(&w.st), w.st.pages, w.st.sync_ios,
 	       w.st.async_ios);
 	result_begin(&r, "walk");
-	measure_result(&r, &ms, path, 0, 0);
+	/* bytes: directory data read; crc32: of the listing, one "path\n" per entry */
+	measure_result(&r, &ms, path, w.bytes, w.crc);
 	result_u64(&r, "dirs", w.dirs);
 	result_u64(&r, "entries", w.entries);
 	result_u64(&r, "files", w.files);

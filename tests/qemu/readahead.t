@@ -7,13 +7,13 @@
 # nearly 128 KiB and one asynchronous readahead per window.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 22
+tap_plan 23
 
 img=build/img/ext2-4k.img
 manifest=build/img/manifest-full.txt
 tools/mkimage >/dev/null 2>&1
 if [ ! -f "$img" ] || [ ! -f "$manifest" ]; then
-	for i in $(seq 22); do tap_ok "# SKIP no test image (tools/mkimage failed)"; done
+	for i in $(seq 23); do tap_ok "# SKIP no test image (tools/mkimage failed)"; done
 	exit 0
 fi
 crc_of() { grep "^$1 " "$manifest" | cut -d' ' -f3; }
@@ -54,7 +54,7 @@ cats="$cats;cat /big.bin ra=legacy ra_kb=128;drop_caches"
 qemu --timeout 600 --disk "$img" -- "run=$cats"
 out1=$QOUT st1=$QSTATUS
 if grep -q "unknown command 'cat'" "$out1"; then
-	for i in $(seq 22); do tap_ok "# SKIP the cat command is not in this kernel yet"; done
+	for i in $(seq 23); do tap_ok "# SKIP the cat command is not in this kernel yet"; done
 	exit 0
 fi
 tap_is "$st1" 0 "cat with each algorithm: exit 0"
@@ -83,7 +83,7 @@ tap_cmp "${lg_calls:-0} > ${od_calls:-0}" "legacy is called more often than on-d
 
 paths="mmapcat /big.bin advice=sequential;drop_caches;mmapcat /big.bin advice=normal;drop_caches"
 paths="$paths;mmapcat /medium.bin advice=random;drop_caches;splicecat /big.bin;drop_caches"
-paths="$paths;walk / quiet=1;rastat"
+paths="$paths;walk / quiet=1;drop_caches;walk / quiet=1 ra=legacy;rastat"
 qemu --timeout 600 --disk "$img" -- "run=$paths"
 out2=$QOUT
 tap_is "$QSTATUS" 0 "mmapcat, splicecat and walk: exit 0"
@@ -111,4 +111,6 @@ wk_entries=$(rf "$out2" walk 1 entries)
 wk_calls=$(rf "$out2" walk 1 ra_calls)
 tap_cmp "${wk_entries:-0} >= 1000 and ${wk_calls:-0} > 0" \
 	"walk /: every entry listed ($wk_entries), readdir read ahead on the disk ($wk_calls calls)"
+tap_cmp "'$(rf "$out2" walk 1 crc32)' == '$(rf "$out2" walk 2 crc32)' != ''" \
+	"walk: the same listing with ra=legacy (crc32 $(rf "$out2" walk 2 crc32))"
 tap_nogrep '^error: ' "$out2" "no error lines"
