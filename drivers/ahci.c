@@ -580,9 +580,9 @@ static void ahci_port_free(struct ahci_port *port)
 	kfree(port);
 }
 
-static bool addr_ok(struct ahci_port *port, const void *p)
+static bool addr_ok(struct ahci_port *port, const void *p, size_t len)
 {
-	return (port->host->cap & AHCI_CAP_S64A) || virt_to_phys(p) + PAGE_SIZE <= (1ULL << 32);
+	return (port->host->cap & AHCI_CAP_S64A) || virt_to_phys(p) + len <= (1ULL << 32);
 }
 
 /*
@@ -600,9 +600,9 @@ static int ahci_port_setup(struct ahci_port *port)
 	if (ahci_port_stop(port, true))
 		return -EIO;
 	for (int s = 0; s < (int)port->host->nr_slots; s++)
-		if (!addr_ok(port, port->tables[s]))
+		if (!addr_ok(port, port->tables[s], AHCI_CMD_TABLE_SIZE))
 			return -ENOMEM;
-	if (!addr_ok(port, port->cmd_list)) {
+	if (!addr_ok(port, port->cmd_list, PAGE_SIZE)) {
 		pr_err("%s: command list above 4 GiB without 64-bit DMA\n", port->name);
 		return -ENOMEM;
 	}
@@ -1086,6 +1086,11 @@ static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
 		port->bdev.max_sectors / 2);
 	return port;
 fail:
+	/* The HBA must not write FISes into memory we give back. */
+	if (ahci_port_stop(port, true)) {
+		pr_warn("%s: engines will not stop; keeping its memory\n", port->name);
+		return NULL;
+	}
 	ahci_port_free(port);
 	return NULL;
 }

@@ -36,7 +36,7 @@ tap_grep 'peak 32 in flight' "$QOUT" "NCQ: 32 commands were in flight at once"
 tap_grep '^sda: request sizes 0-1K:[0-9]+ .*1024-2047K:[0-9]+' "$QOUT" "diskstats: request-size histogram"
 
 # --- rawread crc32 against zlib; ranges; errors submit nothing ---
-qemu --disk "$RND" --timeout 120 -- 'run=lsblk;rawread disk=0 bs=1024 qd=4 pattern=seq mb=64;rawread disk=0 bs=4 qd=32 pattern=seq mb=4 offset_mb=7;rawread disk=0 bs=4 qd=32 pattern=rand count=2000;rawread disk=0 bs=1024 qd=1 pattern=seq mb=2 offset_mb=63;rawread disk=3 bs=4 qd=1 pattern=seq count=1;diskstats'
+qemu --disk "$RND" --timeout 120 -- 'run=diskstats reset=1;lsblk;rawread disk=0 bs=1024 qd=4 pattern=seq mb=64;rawread disk=0 bs=4 qd=32 pattern=seq mb=4 offset_mb=7;rawread disk=0 bs=4 qd=32 pattern=rand count=2000;rawread disk=0 bs=1024 qd=1 pattern=seq mb=2 offset_mb=63;rawread disk=3 bs=4 qd=1 pattern=seq count=1;diskstats'
 tap_is "$(result_field "$QOUT" rawread crc32)" "$(host_crc32 "$RND" $((64 * MiB)))" \
 	"rawread seq 64 MiB: crc32 equals zlib.crc32"
 want=$(crc_range "$RND" $((7 * MiB)) $((4 * MiB)))
