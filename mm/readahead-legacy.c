@@ -147,6 +147,8 @@ static int blockable_page_cache_readahead(struct address_space *mapping, struct 
 	actual = __do_page_cache_readahead(mapping, filp, offset, nr_to_read, 0);
 	if (actual < 0)
 		actual = 0;
+	/* Non-blocking windows are the ones the reader is not waiting for yet. */
+	call->async = !block;
 	ra_call_note_io(call, (unsigned long)actual, !block);
 	return check_ra_success(ra, nr_to_read, (unsigned long)actual);
 }

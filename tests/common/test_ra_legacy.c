@@ -61,6 +61,8 @@ static void test_legacy_seq1(struct ktest *t)
 	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-seq1", 128 * PAGE_SIZE, RA_LEGACY, 32), 0);
 	read_pages_one_by_one(t, 0, 5);
 	rah_expect_events(t, 0, first, ARRAY_SIZE(first));
+	KT_EXPECT_TRUE(t, !ra_trace_get(0)->async);	/* the reader waits for [0,4) */
+	KT_EXPECT_TRUE(t, ra_trace_get(1)->async);	/* but not for the ahead window */
 	read_pages_one_by_one(t, 6, 127);
 	KT_EXPECT_EQ(t, ra_trace_count(), 128);
 	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_FIRST), 1);
