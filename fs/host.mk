@@ -11,6 +11,9 @@ EXT2_RA_SRCS := mm/filemap.c mm/readahead.c mm/readahead-legacy.c mm/ratrace.c
 ext2_SRCS = $(wildcard tests/common/test_ext2*.c tests/host/test_ext2*.c) \
 	tests/host/fuzz_ext2.c $(filter-out $(HOST_SRCS),$(EXT2_RA_SRCS))
 
+# Fragments are read before the Makefile's first rule: keep `make` meaning `make all`.
+.DEFAULT_GOAL := all
+
 # Test images (tools/mkimage is quick when they are up to date).
 ext2-images:
 	@tools/mkimage
