@@ -1,7 +1,7 @@
 # Hardware-independent parts of drivers/ (the block layer core and the raw
 # device's page cache operations) and the zlib-compatible crc32 they and
 # the benchmarks use, built on the host too.
-#   build/host/test_blk    block layer against a fake driver, crc32
-HOST_SRCS += kernel/crc32.c drivers/blk-core.c drivers/blk-pagemap.c
+#   build/host/test_blk    block layer against fake drivers, crc32, the LBA pattern
+HOST_SRCS += kernel/crc32.c drivers/blk-core.c drivers/blk-pagemap.c drivers/blk-pattern.c
 HOST_TESTS += blk
-blk_SRCS := tests/common/test_blk_crc32.c $(wildcard tests/host/test_blk_*.c)
+blk_SRCS := $(wildcard tests/common/test_blk_*.c tests/host/test_blk_*.c)
