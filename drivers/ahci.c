@@ -402,6 +402,7 @@ static int ahci_exec_sync(struct ahci_port *port, int slot, uint64_t timeout_ns,
 	uint64_t deadline = ktime_ns() + timeout_ns;
 
 	(void)ahci_take_is(port);
+	barrier();
 	writel(bit, &r->ci);
 	for (;;) {
 		bool expired = ktime_ns() >= deadline;
@@ -612,6 +613,8 @@ static int ahci_port_setup(struct ahci_port *port)
 	writel((uint32_t)(fb >> 32), &r->fbu);
 	writel(0xffffffffu, &r->serr);
 	writel(0xffffffffu, &r->is);
+	/* no partial/slumber: a link waking up mid-I/O would show up as PxSERR events */
+	writel((readl(&r->sctl) & ~(0xf00u | AHCI_SCTL_DET_MASK)) | AHCI_SCTL_IPM_NONE, &r->sctl);
 	writel(readl(&r->cmd) | AHCI_PxCMD_FRE, &r->cmd);
 	if (port->host->cap & AHCI_CAP_SSS)
 		writel(readl(&r->cmd) | AHCI_PxCMD_SUD, &r->cmd);
@@ -667,6 +670,7 @@ static void issue(struct ahci_port *port, int slot, struct request *rq, bool ncq
 
 	port->slot_rq[slot] = rq;
 	port->slot_deadline[slot] = ktime_ns() + port->timeout_ns;
+	barrier();		/* the command table is complete before the HBA may fetch it */
 	flags = local_irq_save();
 	port->active |= bit;
 	if (ncq) {
