@@ -32,6 +32,8 @@ static const char *errname(int err)
 	switch (err) {
 	case -ENODEV: return "no filesystem mounted";
 	case -EINVAL: return "invalid argument (paths are absolute)";
+	case -EFSCORRUPTED: return "the filesystem is corrupt (see the error above)";
+	case -EOPNOTSUPP: return "uses a feature this reader does not support";
 	default: return strerror(-err);
 	}
 }

@@ -104,8 +104,16 @@ static int ext2_readpages(struct address_space *mapping, struct file *filp,
 		list_for_each_entry(page, pages, lru) {
 			if (i == batch)
 				break;
-			map_page(inode, &ctx, page->index, &map[i]);
-			if (map[i].err && !ret)
+			/*
+			 * After a mapping error the rest of the window fails
+			 * unmapped (one error line, not one per page); a reader
+			 * that gets there retries the page with ->readpage.
+			 */
+			if (ret)
+				map[i].err = ret;
+			else
+				map_page(inode, &ctx, page->index, &map[i]);
+			if (map[i].err)
 				ret = map[i].err;
 			i++;
 		}

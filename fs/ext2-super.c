@@ -301,10 +301,8 @@ struct super_block *ext2_mount(struct block_device *bdev, int part, bool quiet)
 	print_mount(sbi);
 	return &sbi->sb;
 fail:
+	/* the validator that failed has printed the reason */
 	memcpy(mount_error, sbi->s_last_error, sizeof(mount_error));
-	if (!quiet)
-		pr_err("ext2 %s: mount failed (error %d)\n", sbi->sb.s_id[0] ? sbi->sb.s_id :
-		       bdev->name, err);
 	kfree(sbi);
 	return ERR_PTR(err);
 }
