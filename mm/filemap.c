@@ -52,7 +52,8 @@ static int lock_page_bounded(struct file *filp, struct page *page)
 		if (now >= deadline ||
 		    !wait_on_page_locked_timeout(page, deadline - now)) {
 			pr_err("%s: page %lu: still locked after %llu s\n", file_name(filp),
-			       page->index, (unsigned long long)(FILEMAP_IO_TIMEOUT_NS / NSEC_PER_SEC));
+			       page->index,
+			       (unsigned long long)(FILEMAP_IO_TIMEOUT_NS / NSEC_PER_SEC));
 			return -ETIMEDOUT;
 		}
 	}
@@ -116,8 +117,8 @@ static int page_wait_uptodate(struct file *filp, struct page *page)
 			return -EAGAIN;
 		if (retried++) {
 			pr_err("%s: read error at offset %llu (page %lu) after one retry\n",
-			       file_name(filp), (unsigned long long)page->index << PAGE_CACHE_SHIFT,
-			       page->index);
+			       file_name(filp),
+			       (unsigned long long)page->index << PAGE_CACHE_SHIFT, page->index);
 			return -EIO;
 		}
 		/* Someone else holds the lock: their read is the retry. */

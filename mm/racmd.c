@@ -486,8 +486,8 @@ static int cmd_rastreams(int argc, char **argv)
 			want = (size_t)min_t(uint64_t, bs, (uint64_t)(s->end - s->f->f_pos));
 			n = vfs_read(s->f, buf, want);
 			if (n <= 0) {
-				pr_err("rastreams: %s: stream %lu: read at %lld failed (%zd)\n", path, i,
-				       (long long)s->f->f_pos, n);
+				pr_err("rastreams: %s: stream %lu: read at %lld failed (%zd)\n",
+				       path, i, (long long)s->f->f_pos, n);
 				err = n < 0 ? (int)n : -EIO;
 				break;
 			}

@@ -21,7 +21,8 @@
 struct ra_stats ra_global_stats;
 
 static struct ra_trace_event ra_ring[RA_TRACE_EVENTS];
-static uint64_t ra_ring_total;		/* events ever recorded; the next slot is total % size */
+/* Events ever recorded; the next one goes to slot ra_ring_total % RA_TRACE_EVENTS. */
+static uint64_t ra_ring_total;
 
 static const char *const ra_case_names[RA_NR_CASES] = {
 	[RA_CASE_SEQ_NEXT] = "sequential-next",

@@ -136,7 +136,8 @@ static int check_ra_success(struct file_ra_state *ra, unsigned long nr_to_read,
  */
 static int blockable_page_cache_readahead(struct address_space *mapping, struct file *filp,
 					  pgoff_t offset, unsigned long nr_to_read,
-					  struct file_ra_state *ra, int block, struct ra_call *call)
+					  struct file_ra_state *ra, int block,
+					  struct ra_call *call)
 {
 	int actual;
 

@@ -41,7 +41,9 @@ static void test_fault_sequential(struct ktest *t)
 		{ RA_CASE_SEQ_NEXT, 28, 1, 60, 32, 32, 4 },
 		{ RA_CASE_SEQ_NEXT, 60, 1, 92, 32, 32, 0 },
 	};
-	static const struct rah_io io[] = { RP(0, 4), RP(4, 8), RP(12, 16), RP(28, 32), RP(60, 4) };
+	static const struct rah_io io[] = {
+		RP(0, 4), RP(4, 8), RP(12, 16), RP(28, 32), RP(60, 4),
+	};
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/mmap-seq", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
 	fault_range(t, 0, 63, FAULT_ADV_SEQUENTIAL);
@@ -97,7 +99,9 @@ static void test_fault_random(struct ktest *t)
 /* MADV_SEQUENTIAL, legacy: page_cache_readahead(pgoff, 1) before every lookup. */
 static void test_fault_legacy_sequential(struct ktest *t)
 {
-	static const struct rah_io io[] = { RP(0, 4), RP(4, 8), RP(12, 16), RP(28, 32), RP(60, 4) };
+	static const struct rah_io io[] = {
+		RP(0, 4), RP(4, 8), RP(12, 16), RP(28, 32), RP(60, 4),
+	};
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/mmap-legacy", 64 * PAGE_SIZE, RA_LEGACY, 32), 0);
 	fault_range(t, 0, 63, FAULT_ADV_SEQUENTIAL);
@@ -207,7 +211,8 @@ static void test_splice_eof(struct ktest *t)
 	loff_t pos = 0;
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/splice-eof", 2 * PAGE_SIZE + 10, RA_ONDEMAND, 32), 0);
-	KT_EXPECT_EQ(t, generic_file_splice_read(&h.file, &pos, 1 << 20, &spd), 2 * PAGE_SIZE + 10);
+	KT_EXPECT_EQ(t, generic_file_splice_read(&h.file, &pos, 1 << 20, &spd),
+		     2 * PAGE_SIZE + 10);
 	KT_EXPECT_EQ(t, spd.nr_pages, 3);
 	KT_EXPECT_EQ(t, spd.partial[2].len, 10);
 	for (unsigned int i = 0; i < spd.nr_pages; i++)

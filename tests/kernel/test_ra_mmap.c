@@ -20,7 +20,9 @@ static unsigned long touch_all(struct file_mmap *m)
 	for (pgoff_t i = 0; i < m->nr_pages; i++) {
 		const volatile uint32_t *w = (const volatile uint32_t *)(m->va + i * PAGE_SIZE);
 
-		if (w[0] != rah_word(i, 0) || w[PAGE_SIZE / 4 - 1] != rah_word(i, PAGE_SIZE / 4 - 1))
+		unsigned int last = PAGE_SIZE / 4 - 1;
+
+		if (w[0] != rah_word(i, 0) || w[last] != rah_word(i, last))
 			bad++;
 	}
 	return bad;
@@ -28,7 +30,9 @@ static unsigned long touch_all(struct file_mmap *m)
 
 static void test_mmap_sequential(struct ktest *t)
 {
-	static const struct rah_io io[] = { RP(0, 4), RP(4, 8), RP(12, 16), RP(28, 32), RP(60, 4) };
+	static const struct rah_io io[] = {
+		RP(0, 4), RP(4, 8), RP(12, 16), RP(28, 32), RP(60, 4),
+	};
 	struct file_mmap m;
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/vm-seq", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
