@@ -63,8 +63,8 @@ KPARAM(ahci_write, KV_BOOL, NULL, "1: allow writes to the disks (scratch disks o
 #define T_HBA_RESET_US		1000000		/* GHC.HR self-clears */
 #define T_BOHC_BOS_US		25000		/* BIOS releases ownership */
 #define T_BOHC_BB_US		2000000		/* ... or finishes while BIOS busy */
-#define T_LINK_US		50000		/* DET = 3 after COMRESET */
-#define T_LINK_SLOW_US		1000000		/* ... when a device is known to be there */
+#define T_PRESENCE_US		20000		/* DET != 0: a device answered COMRESET */
+#define T_LINK_US		1000000		/* DET = 3: Phy communication established */
 #define T_DEVICE_READY_US	10000000	/* BSY/DRQ clear: spin-up */
 #define T_IDENTIFY_NS		(5 * NSEC_PER_SEC)
 
@@ -129,23 +129,27 @@ static uint64_t ahci_param(const char *key, uint64_t def)
 /* --- register access and the one bounded wait ------------------------------ */
 
 /*
- * Poll @reg until (value & @mask) == @want. Between reads it busy-waits
- * @interval_us, or yields to other threads when @interval_us is 0. Returns
- * 0, or -ETIMEDOUT after @timeout_us; *@last (if given) gets the final
- * value. The register is read once more after the deadline, so a condition
- * that became true just then counts, and expiry never reports success.
+ * Poll @reg until (value & @mask) == @want (or, with AHCI_WAIT_NE, until it
+ * differs). Between reads it busy-waits @interval_us, or yields to other
+ * threads when @interval_us is 0. Returns 0, or -ETIMEDOUT after
+ * @timeout_us; *@last (if given) gets the final value. The register is read
+ * once more after the deadline, so a condition that became true just then
+ * counts, and expiry never reports success.
  */
+#define AHCI_WAIT_NE (1ULL << 63)	/* or'ed into @timeout_us */
+
 static int ahci_wait_register(volatile uint32_t *reg, uint32_t mask, uint32_t want,
 			      unsigned long interval_us, uint64_t timeout_us, uint32_t *last)
 {
-	uint64_t deadline = ktime_ns() + timeout_us * NSEC_PER_USEC;
+	bool ne = timeout_us & AHCI_WAIT_NE;
+	uint64_t deadline = ktime_ns() + (timeout_us & ~AHCI_WAIT_NE) * NSEC_PER_USEC;
 	uint32_t v;
 
 	for (;;) {
 		bool expired = ktime_ns() >= deadline;
 
 		v = readl(reg);
-		if ((v & mask) == want) {
+		if (((v & mask) == want) != ne) {
 			if (last)
 				*last = v;
 			return 0;
@@ -242,9 +246,11 @@ static bool link_up(struct ahci_port *port)
 
 /*
  * Section 10.4.2: COMRESET with PxCMD.ST clear. DET = 1 for at least 1 ms,
- * then DET = 0 and wait for the Phy; power-management transitions stay off.
+ * then DET = 0; a device shows up within milliseconds (an empty port stays
+ * at DET = 0 and is given up quickly), then the Phy gets a second.
+ * Power-management transitions stay off.
  */
-static int ahci_comreset(struct ahci_port *port, uint64_t link_timeout_us)
+static int ahci_comreset(struct ahci_port *port)
 {
 	volatile struct ahci_port_regs *r = port->regs;
 	uint32_t ssts;
@@ -253,7 +259,9 @@ static int ahci_comreset(struct ahci_port *port, uint64_t link_timeout_us)
 	writel(AHCI_SCTL_IPM_NONE | AHCI_SCTL_DET_COMRESET, &r->sctl);
 	udelay(1100);
 	writel(AHCI_SCTL_IPM_NONE, &r->sctl);
-	if (ahci_wait_register(&r->ssts, 0xf, AHCI_DET_PHY, 1000, link_timeout_us, &ssts))
+	if (ahci_wait_register(&r->ssts, 0xf, AHCI_DET_NONE, 1000, T_PRESENCE_US | AHCI_WAIT_NE,
+			       &ssts) ||
+	    ahci_wait_register(&r->ssts, 0xf, AHCI_DET_PHY, 1000, T_LINK_US, &ssts))
 		return -ENODEV;
 	writel(0xffffffffu, &r->serr);	/* the link coming up sets DIAG bits */
 	return 0;
@@ -622,9 +630,9 @@ static int ahci_port_setup(struct ahci_port *port)
 		writel(readl(&r->cmd) | AHCI_PxCMD_POD, &r->cmd);
 
 	if (!link_up(port)) {
-		uint32_t det = AHCI_SSTS_DET(readl(&r->ssts));
+		uint32_t det;
 
-		if (ahci_comreset(port, det == AHCI_DET_PRESENT ? T_LINK_SLOW_US : T_LINK_US)) {
+		if (ahci_comreset(port)) {
 			det = AHCI_SSTS_DET(readl(&r->ssts));
 			if (det == AHCI_DET_NONE)
 				pr_info("%s: no device\n", port->name);
@@ -637,8 +645,7 @@ static int ahci_port_setup(struct ahci_port *port)
 	writel(0xffffffffu, &r->serr);
 	if (ahci_wait_device_ready(port, T_DEVICE_READY_US)) {
 		/* one COMRESET for a device stuck busy */
-		if (ahci_comreset(port, T_LINK_SLOW_US) ||
-		    ahci_wait_device_ready(port, T_DEVICE_READY_US))
+		if (ahci_comreset(port) || ahci_wait_device_ready(port, T_DEVICE_READY_US))
 			return -EIO;
 	}
 	/* The signature arrives with the device's first D2H FIS. */
@@ -770,7 +777,7 @@ static int ahci_port_restart(struct ahci_port *port, bool comreset)
 	if (readl(&r->tfd) & (ATA_STS_BSY | ATA_STS_DRQ | ATA_STS_ERR) || readl(&r->ci) ||
 	    readl(&r->sact))
 		comreset = true;
-	if (comreset && ahci_comreset(port, T_LINK_SLOW_US)) {
+	if (comreset && ahci_comreset(port)) {
 		pr_err("%s: %s: the link did not come back after COMRESET (PxSSTS %08x); "
 		       "the disk is offline\n", port->name, port->bdev.name, readl(&r->ssts));
 		port->state = PORT_DEAD;
