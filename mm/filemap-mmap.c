@@ -55,8 +55,9 @@ static bool filemap_vm_fault(uintptr_t addr, uint64_t error_code)
 	}
 	index = (va - m->va) >> PAGE_SHIFT;
 	if (m->pages[index]) {
-		/* Mapped already (a fault raced with its own mapping): just retry. */
-		return true;
+		/* Ours already but not present (a stale entry): map it again. */
+		return vm_map_page(va, (phys_addr_t)page_to_pfn(m->pages[index]) << PAGE_SHIFT,
+				   false) == 0;
 	}
 	page = filemap_fault(m->file, index, m->advice, &err);
 	if (!page) {
