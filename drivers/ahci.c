@@ -49,29 +49,30 @@
 KPARAM(ahci_poll, KV_BOOL, NULL, "1: complete AHCI commands by polling instead of MSI");
 KPARAM(ahci_ncq, KV_BOOL, NULL, "0: never use NCQ (READ/WRITE DMA EXT, one at a time)");
 KPARAM(ahci_max_kb, KV_UINT, NULL,
-       "largest AHCI transfer per command in KiB (4..2016, default 1024; the device may lower it)");
+       "largest AHCI transfer per command in KiB (4..2016, default 1024; the device may "
+       "lower it)");
 KPARAM(ahci_timeout_ms, KV_UINT, NULL, "AHCI command timeout in ms (100..600000, default 10000)");
 KPARAM(ahci_write, KV_BOOL, NULL, "1: allow writes to the disks (scratch disks only!)");
 
-#define AHCI_MAX_HOSTS		4
-#define AHCI_DEF_MAX_KB		1024
-#define AHCI_MAX_KB		((AHCI_MAX_PRDS * PAGE_SIZE) / 1024)	/* any page layout fits */
-#define AHCI_DEF_TIMEOUT_MS	10000
+#define AHCI_MAX_HOSTS	    4
+#define AHCI_DEF_MAX_KB	    1024
+#define AHCI_MAX_KB	    ((AHCI_MAX_PRDS * PAGE_SIZE) / 1024) /* any page layout fits */
+#define AHCI_DEF_TIMEOUT_MS 10000
 
 /* Register-wait bounds (AHCI 1.3.1 sections 10.1.2, 10.4, 10.6). */
-#define T_ENGINE_STOP_US	500000		/* PxCMD.CR / FR clear after ST / FRE */
-#define T_HBA_RESET_US		1000000		/* GHC.HR self-clears */
-#define T_BOHC_BOS_US		25000		/* BIOS releases ownership */
-#define T_BOHC_BB_US		2000000		/* ... or finishes while BIOS busy */
-#define T_PRESENCE_US		20000		/* DET != 0: a device answered COMRESET */
-#define T_LINK_US		1000000		/* DET = 3: Phy communication established */
-#define T_DEVICE_READY_US	10000000	/* BSY/DRQ clear: spin-up */
-#define T_IDENTIFY_NS		(5 * NSEC_PER_SEC)
+#define T_ENGINE_STOP_US  500000   /* PxCMD.CR / FR clear after ST / FRE */
+#define T_HBA_RESET_US	  1000000  /* GHC.HR self-clears */
+#define T_BOHC_BOS_US	  25000	   /* BIOS releases ownership */
+#define T_BOHC_BB_US	  2000000  /* ... or finishes while BIOS busy */
+#define T_PRESENCE_US	  20000	   /* DET != 0: a device answered COMRESET */
+#define T_LINK_US	  1000000  /* DET = 3: Phy communication established */
+#define T_DEVICE_READY_US 10000000 /* BSY/DRQ clear: spin-up */
+#define T_IDENTIFY_NS	  (5 * NSEC_PER_SEC)
 
 enum port_state {
-	PORT_RUNNING,		/* commands go to the device */
-	PORT_RECOVERY,		/* the port thread reissues failed commands; new ones wait */
-	PORT_DEAD,		/* the link is gone: every command fails */
+	PORT_RUNNING,  /* commands go to the device */
+	PORT_RECOVERY, /* the port thread reissues failed commands; new ones wait */
+	PORT_DEAD,     /* the link is gone: every command fails */
 };
 
 struct ahci_host;
@@ -79,30 +80,30 @@ struct ahci_host;
 struct ahci_port {
 	struct ahci_host *host;
 	int no;
-	char name[16];			/* "ahci0.2" */
+	char name[16]; /* "ahci0.2" */
 	volatile struct ahci_port_regs *regs;
-	struct ahci_cmd_header *cmd_list;	/* 32 headers, 1 KiB */
+	struct ahci_cmd_header *cmd_list; /* 32 headers, 1 KiB */
 	struct ahci_rx_fis *rx_fis;
 	struct ahci_cmd_table *tables[32];
 	struct request *slot_rq[32];
 	uint64_t slot_deadline[32];
-	uint32_t slot_mask;		/* slots (= NCQ tags) this port may use */
-	uint32_t active;		/* issued and not yet ended: owned by the driver */
-	uint32_t ncq_active;		/* the part of active issued with PxSACT */
-	volatile uint32_t irq_status;	/* PxIS bits moved here by the interrupt handler */
-	bool kick;			/* the port went busy: the thread recomputes its deadline */
-	struct wait_queue_head wq;	/* the port thread sleeps here */
+	uint32_t slot_mask;	      /* slots (= NCQ tags) this port may use */
+	uint32_t active;	      /* issued and not yet ended: owned by the driver */
+	uint32_t ncq_active;	      /* the part of active issued with PxSACT */
+	volatile uint32_t irq_status; /* PxIS bits moved here by the interrupt handler */
+	bool kick;		      /* the port went busy: the thread recomputes its deadline */
+	struct wait_queue_head wq;    /* the port thread sleeps here */
 	enum port_state state;
-	struct request *retry[32];	/* to reissue one at a time after an error */
+	struct request *retry[32]; /* to reissue one at a time after an error */
 	int nr_retry;
 	bool ncq;
-	unsigned int lss_shift;		/* log2(logical sector size / 512) */
+	unsigned int lss_shift; /* log2(logical sector size / 512) */
 	uint64_t timeout_ns;
 	bool write_ok;
 	uint64_t nr_errors, nr_timeouts, nr_comresets, nr_retries;
-	unsigned int peak_active;	/* most commands ever outstanding at once */
+	unsigned int peak_active; /* most commands ever outstanding at once */
 	struct block_device bdev;
-	uint16_t id[256];		/* IDENTIFY DEVICE data */
+	uint16_t id[256]; /* IDENTIFY DEVICE data */
 };
 
 struct ahci_host {
@@ -111,7 +112,7 @@ struct ahci_host {
 	volatile struct ahci_hba_regs *regs;
 	uint32_t cap, cap2, pi;
 	unsigned int nr_slots;
-	int vector;			/* -1: polling */
+	int vector; /* -1: polling */
 	bool poll;
 	struct ahci_port *ports[32];
 };
@@ -136,7 +137,7 @@ static uint64_t ahci_param(const char *key, uint64_t def)
  * once more after the deadline, so a condition that became true just then
  * counts, and expiry never reports success.
  */
-#define AHCI_WAIT_NE (1ULL << 63)	/* or'ed into @timeout_us */
+#define AHCI_WAIT_NE (1ULL << 63) /* or'ed into @timeout_us */
 
 static int ahci_wait_register(volatile uint32_t *reg, uint32_t mask, uint32_t want,
 			      unsigned long interval_us, uint64_t timeout_us, uint32_t *last)
@@ -185,10 +186,10 @@ static void ahci_dump_regs(struct ahci_port *port, const char *why, uint32_t is)
 	volatile struct ahci_port_regs *r = port->regs;
 
 	pr_err("%s: %s: %s: IS %08x CMD %08x TFD %08x SSTS %08x SERR %08x SACT %08x CI %08x "
-	       "(driver: active %08x, ncq %08x)\n", port->name,
-	       port->bdev.name[0] ? port->bdev.name : "-", why, is,
-	       readl(&r->cmd), readl(&r->tfd), readl(&r->ssts), readl(&r->serr), readl(&r->sact),
-	       readl(&r->ci), port->active, port->ncq_active);
+	       "(driver: active %08x, ncq %08x)\n",
+	       port->name, port->bdev.name[0] ? port->bdev.name : "-", why, is, readl(&r->cmd),
+	       readl(&r->tfd), readl(&r->ssts), readl(&r->serr), readl(&r->sact), readl(&r->ci),
+	       port->active, port->ncq_active);
 }
 
 /* --- port engines and link ------------------------------------------------- */
@@ -263,7 +264,7 @@ static int ahci_comreset(struct ahci_port *port)
 			       &ssts) ||
 	    ahci_wait_register(&r->ssts, 0xf, AHCI_DET_PHY, 1000, T_LINK_US, &ssts))
 		return -ENODEV;
-	writel(0xffffffffu, &r->serr);	/* the link coming up sets DIAG bits */
+	writel(0xffffffffu, &r->serr); /* the link coming up sets DIAG bits */
 	return 0;
 }
 
@@ -279,8 +280,7 @@ static void fis_set_lba(struct fis_reg_h2d *fis, uint64_t lba)
 	fis->lba5 = (uint8_t)(lba >> 40);
 }
 
-static struct fis_reg_h2d *prep_header(struct ahci_port *port, int slot, uint16_t prdtl,
-				       bool write)
+static struct fis_reg_h2d *prep_header(struct ahci_port *port, int slot, uint16_t prdtl, bool write)
 {
 	struct ahci_cmd_header *h = &port->cmd_list[slot];
 	struct ahci_cmd_table *t = port->tables[slot];
@@ -315,7 +315,7 @@ static int add_prd(struct ahci_port *port, struct ahci_cmd_table *t, unsigned in
 		pr_err("%s: request needs more than %zu PRDs\n", port->name, AHCI_MAX_PRDS);
 		return -EIO;
 	}
-	t->prdt[*n] = (struct ahci_prd){ (uint32_t)pa, (uint32_t)(pa >> 32), 0, len - 1 };
+	t->prdt[*n] = (struct ahci_prd){(uint32_t)pa, (uint32_t)(pa >> 32), 0, len - 1};
 	(*n)++;
 	return 0;
 }
@@ -337,7 +337,8 @@ static int build_prdt(struct ahci_port *port, struct ahci_cmd_table *t, struct r
 			}
 			take = (uint32_t)min_t(uint64_t, bv->bv_len - off, len);
 			if (add_prd(port, t, &n,
-				    virt_to_phys(page_address(bv->bv_page)) + bv->bv_offset + off, take))
+				    virt_to_phys(page_address(bv->bv_page)) + bv->bv_offset + off,
+				    take))
 				return -EIO;
 			len -= take;
 			off = 0;
@@ -367,7 +368,7 @@ static int build_rw(struct ahci_port *port, int slot, struct request *rq, uint64
 	fis_set_lba(fis, lsec);
 	if (ncq) {
 		fis->command = write ? ATA_CMD_WRITE_FPDMA_QUEUED : ATA_CMD_READ_FPDMA_QUEUED;
-		fis->featurel = (uint8_t)count;	/* 0 means 65536 */
+		fis->featurel = (uint8_t)count; /* 0 means 65536 */
 		fis->featureh = (uint8_t)(count >> 8);
 		fis->countl = (uint8_t)(slot << 3);
 	} else {
@@ -461,8 +462,8 @@ static int ahci_identify(struct ahci_port *port)
 		return -ENOMEM;
 	memset(page_address(buf), 0, PAGE_SIZE);
 	fis = prep_header(port, 0, 1, false);
-	t->prdt[0] = (struct ahci_prd){ (uint32_t)virt_to_phys(page_address(buf)),
-					(uint32_t)(virt_to_phys(page_address(buf)) >> 32), 0, 511 };
+	t->prdt[0] = (struct ahci_prd){(uint32_t)virt_to_phys(page_address(buf)),
+				       (uint32_t)(virt_to_phys(page_address(buf)) >> 32), 0, 511};
 	fis->fis_type = FIS_TYPE_REG_H2D;
 	fis->pmport_c = FIS_H2D_C;
 	fis->command = ATA_CMD_IDENTIFY_DEVICE;
@@ -497,14 +498,15 @@ static int ahci_parse_identify(struct ahci_port *port)
 		for (int i = 0; i < 512; i++)
 			sum += ((const uint8_t *)id)[i];
 		if (sum) {
-			pr_err("%s: IDENTIFY data fails its checksum (word 255 = %04x)\n", port->name,
-			       id[ATA_ID_INTEGRITY]);
+			pr_err("%s: IDENTIFY data fails its checksum (word 255 = %04x)\n",
+			       port->name, id[ATA_ID_INTEGRITY]);
 			return -EINVAL;
 		}
 	}
 	if (!(id[ATA_ID_CAPABILITY] & (1u << 8)) || !(id[ATA_ID_COMMAND_SET_2] & (1u << 10))) {
 		pr_err("%s: the disk lacks DMA or 48-bit addressing (words 49/83 = %04x/%04x); "
-		       "not supported\n", port->name, id[ATA_ID_CAPABILITY], id[ATA_ID_COMMAND_SET_2]);
+		       "not supported\n",
+		       port->name, id[ATA_ID_CAPABILITY], id[ATA_ID_COMMAND_SET_2]);
 		return -EINVAL;
 	}
 	capacity = (uint64_t)id[100] | (uint64_t)id[101] << 16 | (uint64_t)id[102] << 32 |
@@ -552,10 +554,14 @@ static int ahci_parse_identify(struct ahci_port *port)
 static const char *sata_gen(uint32_t ssts)
 {
 	switch (AHCI_SSTS_SPD(ssts)) {
-	case 1: return "1.5 Gb/s";
-	case 2: return "3 Gb/s";
-	case 3: return "6 Gb/s";
-	default: return "unknown speed";
+	case 1:
+		return "1.5 Gb/s";
+	case 2:
+		return "3 Gb/s";
+	case 3:
+		return "6 Gb/s";
+	default:
+		return "unknown speed";
 	}
 }
 
@@ -566,8 +572,8 @@ static int ahci_port_alloc(struct ahci_port *port)
 	if (!pg)
 		return -ENOMEM;
 	memset(page_address(pg), 0, PAGE_SIZE);
-	port->cmd_list = page_address(pg);		/* 1 KiB aligned */
-	port->rx_fis = (struct ahci_rx_fis *)((char *)page_address(pg) + 1024);	/* 256 aligned */
+	port->cmd_list = page_address(pg);					/* 1 KiB aligned */
+	port->rx_fis = (struct ahci_rx_fis *)((char *)page_address(pg) + 1024); /* 256 aligned */
 	for (int s = 0; s < (int)port->host->nr_slots; s++) {
 		struct page *t = alloc_pages(1);
 
@@ -638,7 +644,8 @@ static int ahci_port_setup(struct ahci_port *port)
 				pr_info("%s: no device\n", port->name);
 			else
 				pr_err("%s: device present but the link does not come up "
-				       "(PxSSTS %08x)\n", port->name, readl(&r->ssts));
+				       "(PxSSTS %08x)\n",
+				       port->name, readl(&r->ssts));
 			return -ENODEV;
 		}
 	}
@@ -652,8 +659,10 @@ static int ahci_port_setup(struct ahci_port *port)
 	ahci_wait_register(&r->sig, 0xffffffffu, SATA_SIG_ATA, 1000, 100000, &sig);
 	if (sig != SATA_SIG_ATA) {
 		pr_info("%s: %s (signature %08x): not an ATA disk, skipped\n", port->name,
-			sig == SATA_SIG_ATAPI ? "ATAPI device" : sig == SATA_SIG_PM ?
-			"port multiplier" : sig == SATA_SIG_SEMB ? "enclosure bridge" : "unknown device",
+			sig == SATA_SIG_ATAPI  ? "ATAPI device"
+			: sig == SATA_SIG_PM   ? "port multiplier"
+			: sig == SATA_SIG_SEMB ? "enclosure bridge"
+					       : "unknown device",
 			sig);
 		return -ENODEV;
 	}
@@ -677,7 +686,7 @@ static void issue(struct ahci_port *port, int slot, struct request *rq, bool ncq
 
 	port->slot_rq[slot] = rq;
 	port->slot_deadline[slot] = ktime_ns() + port->timeout_ns;
-	barrier();		/* the command table is complete before the HBA may fetch it */
+	barrier(); /* the command table is complete before the HBA may fetch it */
 	flags = local_irq_save();
 	port->active |= bit;
 	if (ncq) {
@@ -709,7 +718,8 @@ static int ahci_queue_rq(struct block_device *bdev, struct request *rq)
 
 		if (!told)
 			pr_err("%s: writes are disabled; boot with ahci_write=1, on scratch disks "
-			       "only\n", port->name);
+			       "only\n",
+			       port->name);
 		told = true;
 		return -EROFS;
 	}
@@ -728,7 +738,7 @@ static int ahci_queue_rq(struct block_device *bdev, struct request *rq)
 	return 0;
 }
 
-static const struct blk_queue_ops ahci_queue_ops = { .queue_rq = ahci_queue_rq };
+static const struct blk_queue_ops ahci_queue_ops = {.queue_rq = ahci_queue_rq};
 
 static void end_slot(struct ahci_port *port, int slot, int status, sector_t error_sector)
 {
@@ -779,7 +789,8 @@ static int ahci_port_restart(struct ahci_port *port, bool comreset)
 		comreset = true;
 	if (comreset && ahci_comreset(port)) {
 		pr_err("%s: %s: the link did not come back after COMRESET (PxSSTS %08x); "
-		       "the disk is offline\n", port->name, port->bdev.name, readl(&r->ssts));
+		       "the disk is offline\n",
+		       port->name, port->bdev.name, readl(&r->ssts));
 		port->state = PORT_DEAD;
 		return -ENODEV;
 	}
@@ -805,7 +816,7 @@ static const char *op_str(const struct request *rq)
  */
 static sector_t bisect_failure(struct ahci_port *port, struct request *rq)
 {
-	uint64_t lo = 0, hi = rq->nr_sectors >> port->lss_shift;	/* [lo, hi) holds the error */
+	uint64_t lo = 0, hi = rq->nr_sectors >> port->lss_shift; /* [lo, hi) holds the error */
 	uint64_t first = rq->sector >> port->lss_shift;
 	unsigned int lss_bytes_shift = SECTOR_SHIFT + port->lss_shift;
 
@@ -854,7 +865,8 @@ static void run_retries(struct ahci_port *port)
 		}
 		sector_t bad = rq->sector;
 
-		if (err == -EIO && rq->op != REQ_OP_FLUSH && rq->nr_sectors > (1u << port->lss_shift))
+		if (err == -EIO && rq->op != REQ_OP_FLUSH &&
+		    rq->nr_sectors > (1u << port->lss_shift))
 			bad = bisect_failure(port, rq);
 		pr_err("%s: %s: %s error at sector %llu (request of sectors %llu-%llu): %s\n",
 		       port->name, port->bdev.name, op_str(rq), (unsigned long long)bad,
@@ -909,7 +921,7 @@ static void ahci_error(struct ahci_port *port, uint32_t is, const char *why, boo
 	comreset = had_ncq || timeout || !link_up(port) ||
 		   (is & (AHCI_PxIS_HBFS | AHCI_PxIS_HBDS | AHCI_PxIS_IFS | AHCI_PxIS_LINK));
 	(void)ahci_port_restart(port, comreset);
-	run_retries(port);		/* on a dead port this fails them all */
+	run_retries(port); /* on a dead port this fails them all */
 }
 
 /* One pass of the port thread: collect status, end what finished, handle errors and timeouts. */
@@ -934,8 +946,8 @@ static void ahci_service(struct ahci_port *port)
 		if (!port->active) {
 			/* a link event with nothing outstanding: note it and clear it */
 			pr_warn("%s: %s: port event with no command outstanding: IS %08x SERR %08x "
-				"SSTS %08x\n", port->name, port->bdev.name, is, serr,
-				readl(&port->regs->ssts));
+				"SSTS %08x\n",
+				port->name, port->bdev.name, is, serr, readl(&port->regs->ssts));
 			writel(0xffffffffu, &port->regs->serr);
 			if (!link_up(port)) {
 				pr_err("%s: %s: link lost; the disk is offline\n", port->name,
@@ -944,9 +956,12 @@ static void ahci_service(struct ahci_port *port)
 			}
 			return;
 		}
-		ahci_error(port, is, is & AHCI_PxIS_TFES ? "task file error" :
-				     is & AHCI_PxIS_ERROR ? "interface/host bus error" :
-				     is & AHCI_PxIS_LINK ? "link change" : "device error status", false);
+		ahci_error(port, is,
+			   is & AHCI_PxIS_TFES	  ? "task file error"
+			   : is & AHCI_PxIS_ERROR ? "interface/host bus error"
+			   : is & AHCI_PxIS_LINK  ? "link change"
+						  : "device error status",
+			   false);
 		return;
 	}
 	complete_done(port);
@@ -988,7 +1003,9 @@ static int ahci_port_thread(void *arg)
 		uint64_t d = earliest_deadline(port), now = ktime_ns();
 
 		wait_event_timeout(port->wq, port->irq_status || port->kick,
-				   d == WAIT_FOREVER ? WAIT_FOREVER : d > now ? d - now : 0);
+				   d == WAIT_FOREVER ? WAIT_FOREVER
+				   : d > now	     ? d - now
+						     : 0);
 		port->kick = false;
 		ahci_service(port);
 	}
@@ -1045,7 +1062,8 @@ static int ahci_hba_reset(struct ahci_host *host)
 	writel(readl(&h->ghc) | AHCI_GHC_AE, &h->ghc);
 	writel(readl(&h->ghc) | AHCI_GHC_HR, &h->ghc);
 	if (ahci_wait_register(&h->ghc, AHCI_GHC_HR, 0, 1000, T_HBA_RESET_US, &v)) {
-		pr_err("ahci%d: HBA reset did not complete within 1 s (GHC %08x)\n", host->index, v);
+		pr_err("ahci%d: HBA reset did not complete within 1 s (GHC %08x)\n", host->index,
+		       v);
 		return -ETIMEDOUT;
 	}
 	writel(AHCI_GHC_AE, &h->ghc);
@@ -1084,13 +1102,14 @@ static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
 		goto fail;
 	}
 	writel(AHCI_PxIS_DHRS | AHCI_PxIS_PSS | AHCI_PxIS_DSS | AHCI_PxIS_SDBS | AHCI_PxIS_UFS |
-	       AHCI_PxIS_DPS | AHCI_PxIS_PCS | AHCI_PxIS_PRCS | AHCI_PxIS_OFS | AHCI_PxIS_INFS |
-	       AHCI_PxIS_IFS | AHCI_PxIS_HBDS | AHCI_PxIS_HBFS | AHCI_PxIS_TFES,
+		       AHCI_PxIS_DPS | AHCI_PxIS_PCS | AHCI_PxIS_PRCS | AHCI_PxIS_OFS |
+		       AHCI_PxIS_INFS | AHCI_PxIS_IFS | AHCI_PxIS_HBDS | AHCI_PxIS_HBFS |
+		       AHCI_PxIS_TFES,
 	       &port->regs->ie);
 	pr_info("%s: %s: %s, serial %s, firmware %s, %llu MiB (%llu sectors of %u bytes), "
-		"%s%u, %s, up to %u KiB per command\n", port->name, port->bdev.name,
-		port->bdev.model, port->bdev.serial, port->bdev.firmware,
-		(unsigned long long)(port->bdev.nr_sectors >> 11),
+		"%s%u, %s, up to %u KiB per command\n",
+		port->name, port->bdev.name, port->bdev.model, port->bdev.serial,
+		port->bdev.firmware, (unsigned long long)(port->bdev.nr_sectors >> 11),
 		(unsigned long long)(port->bdev.nr_sectors >> port->lss_shift),
 		port->bdev.logical_sector_size, port->ncq ? "NCQ depth " : "no NCQ, depth ",
 		port->bdev.queue_depth, sata_gen(readl(&port->regs->ssts)),
@@ -1145,8 +1164,8 @@ static int ahci_probe(struct pci_dev *pdev)
 	host->nr_slots = ((host->cap >> AHCI_CAP_NCS_SHIFT) & 0x1f) + 1;
 	last_port = host->pi ? 31 - __builtin_clz(host->pi) : -1;
 	if (last_port < 0 || 0x100 + 0x80 * (uint64_t)(last_port + 1) > size) {
-		pr_err("ahci%d: ports implemented %08x do not fit the %llu-byte ABAR\n", host->index,
-		       host->pi, (unsigned long long)size);
+		pr_err("ahci%d: ports implemented %08x do not fit the %llu-byte ABAR\n",
+		       host->index, host->pi, (unsigned long long)size);
 		kfree(host);
 		return -ENODEV;
 	}
@@ -1154,7 +1173,8 @@ static int ahci_probe(struct pci_dev *pdev)
 	pr_info("ahci%d: %s %04x:%04x AHCI %x.%x at %#llx, %d ports (PI %08x), %u slots%s%s%s\n",
 		host->index, loc, pdev->vendor, pdev->device, vs >> 16, (vs >> 8) & 0xff,
 		(unsigned long long)base, __builtin_popcount(host->pi), host->pi, host->nr_slots,
-		host->cap & AHCI_CAP_SNCQ ? ", NCQ" : "", host->cap & AHCI_CAP_S64A ? ", 64-bit" : "",
+		host->cap & AHCI_CAP_SNCQ ? ", NCQ" : "",
+		host->cap & AHCI_CAP_S64A ? ", 64-bit" : "",
 		host->cap & AHCI_CAP_SSS ? ", staggered spin-up" : "");
 
 	host->poll = ahci_param("ahci_poll", 0);
@@ -1162,7 +1182,8 @@ static int ahci_probe(struct pci_dev *pdev)
 		host->vector = irq_alloc_vector(ahci_irq, host);
 		if (host->vector < 0 || pci_enable_msi(pdev, host->vector)) {
 			pr_warn("ahci%d: %s; completing commands by polling\n", host->index,
-				host->vector < 0 ? "no free interrupt vector" : "no MSI capability");
+				host->vector < 0 ? "no free interrupt vector"
+						 : "no MSI capability");
 			if (host->vector >= 0)
 				irq_free_vector(host->vector);
 			host->vector = -1;
@@ -1183,7 +1204,8 @@ static int ahci_probe(struct pci_dev *pdev)
 			continue;
 		host->ports[no] = port;
 		if (!thread_create(port->name, ahci_port_thread, port)) {
-			pr_err("%s: no memory for the port thread; the disk is offline\n", port->name);
+			pr_err("%s: no memory for the port thread; the disk is offline\n",
+			       port->name);
 			port->state = PORT_DEAD;
 		}
 	}
@@ -1224,7 +1246,8 @@ static int ahci_init(void)
 
 		pr_warn("pci %s: %04x:%04x is a disk controller in IDE mode (class 01:01): "
 			"lookahead drives SATA disks only through AHCI; set the SATA mode to AHCI "
-			"in the BIOS setup\n", pci_name(d, loc, sizeof(loc)), d->vendor, d->device);
+			"in the BIOS setup\n",
+			pci_name(d, loc, sizeof(loc)), d->vendor, d->device);
 	}
 	d = NULL;
 	while ((d = pci_find_class(0x01, 0x06, 0x01, d))) {
@@ -1248,13 +1271,18 @@ bool ahci_describe(struct block_device *bdev, char *buf, size_t len)
 
 			if (!p || &p->bdev != bdev)
 				continue;
-			snprintf(buf, len, "%s, %s, %s, peak %u in flight, errors %llu, timeouts %llu, "
-				 "COMRESETs %llu, retries %llu", p->name,
-				 p->state == PORT_DEAD ? "offline" : p->state == PORT_RECOVERY ?
-				 "recovering" : "running", hosts[h]->poll ? "polled" : "MSI",
-				 p->peak_active,
-				 (unsigned long long)p->nr_errors, (unsigned long long)p->nr_timeouts,
-				 (unsigned long long)p->nr_comresets, (unsigned long long)p->nr_retries);
+			snprintf(buf, len,
+				 "%s, %s, %s, peak %u in flight, errors %llu, timeouts %llu, "
+				 "COMRESETs %llu, retries %llu",
+				 p->name,
+				 p->state == PORT_DEAD	     ? "offline"
+				 : p->state == PORT_RECOVERY ? "recovering"
+							     : "running",
+				 hosts[h]->poll ? "polled" : "MSI", p->peak_active,
+				 (unsigned long long)p->nr_errors,
+				 (unsigned long long)p->nr_timeouts,
+				 (unsigned long long)p->nr_comresets,
+				 (unsigned long long)p->nr_retries);
 			return true;
 		}
 	return false;

@@ -132,12 +132,15 @@ static int cmd_lsblk(int argc, char **argv)
 		if (!ahci_describe(b, where, sizeof(where)))
 			snprintf(where, sizeof(where), "no driver details");
 		pr_info("%s  disk=%d  %llu MiB  %llu sectors  %u-byte sectors  model \"%s\"  "
-			"serial \"%s\"  firmware \"%s\"  %s %u  max %u KiB  (%s)\n", b->name, i,
-			(unsigned long long)(b->nr_sectors >> 11), (unsigned long long)b->nr_sectors,
-			b->logical_sector_size, b->model, b->serial, b->firmware,
-			b->ncq ? "NCQ depth" : "queue depth", b->queue_depth, b->max_sectors / 2, where);
-		jput(&j, "%s{\"name\":\"%s\",\"disk\":%d,\"sectors\":%llu,\"sector_size\":%u,"
-		     "\"model\":", i ? "," : "", b->name, i, (unsigned long long)b->nr_sectors,
+			"serial \"%s\"  firmware \"%s\"  %s %u  max %u KiB  (%s)\n",
+			b->name, i, (unsigned long long)(b->nr_sectors >> 11),
+			(unsigned long long)b->nr_sectors, b->logical_sector_size, b->model,
+			b->serial, b->firmware, b->ncq ? "NCQ depth" : "queue depth",
+			b->queue_depth, b->max_sectors / 2, where);
+		jput(&j,
+		     "%s{\"name\":\"%s\",\"disk\":%d,\"sectors\":%llu,\"sector_size\":%u,"
+		     "\"model\":",
+		     i ? "," : "", b->name, i, (unsigned long long)b->nr_sectors,
 		     b->logical_sector_size);
 		jput_str(&j, b->model);
 		jput(&j, ",\"serial\":");
@@ -191,7 +194,8 @@ static void diskstats_json(struct block_device *b, struct jbuf *j)
 {
 	const struct disk_stats *s = &b->stats;
 
-	jput(j, "{\"name\":\"%s\",\"reads\":%llu,\"reads_merged\":%llu,\"sectors_read\":%llu,"
+	jput(j,
+	     "{\"name\":\"%s\",\"reads\":%llu,\"reads_merged\":%llu,\"sectors_read\":%llu,"
 	     "\"ms_reading\":%llu,\"writes\":%llu,\"writes_merged\":%llu,"
 	     "\"sectors_written\":%llu,\"ms_writing\":%llu,\"in_flight\":%u,\"ms_io\":%llu,"
 	     "\"ms_weighted\":%llu,\"read_errors\":%llu,\"write_errors\":%llu,\"size_hist\":[",
@@ -210,8 +214,8 @@ static void diskstats_json(struct block_device *b, struct jbuf *j)
 static int cmd_diskstats(int argc, char **argv)
 {
 	static const struct kv_spec specs[] = {
-		{ "disk", KV_UINT, NULL, "only this disk" },
-		{ "reset", KV_BOOL, NULL, "zero the counters after printing" },
+		{"disk", KV_UINT, NULL, "only this disk"},
+		{"reset", KV_BOOL, NULL, "zero the counters after printing"},
 	};
 	static struct jbuf j;
 	struct kv_value v[ARRAY_SIZE(specs)];
@@ -253,10 +257,10 @@ struct io_slot {
 	struct bio *bio;
 	struct page **pages;
 	unsigned int nr_pages;
-	uint32_t first_off;		/* where the data starts in pages[0] */
+	uint32_t first_off; /* where the data starts in pages[0] */
 	bool busy, done;
 	uint64_t submit_ns, end_ns;
-	uint64_t tag;			/* the caller's: block number, expected LBA... */
+	uint64_t tag; /* the caller's: block number, expected LBA... */
 };
 
 struct io_engine {
@@ -378,23 +382,25 @@ static void io_for_each(struct io_slot *s, void (*fn)(void *ctx, const uint8_t *
 static struct io_slot *io_reap(struct io_engine *e, struct io_slot *want)
 {
 	struct io_slot *got = NULL;
-	bool ok = wait_event_timeout(e->wq, ({
-		got = NULL;
-		if (want) {
-			if (want->done)
-				got = want;
-		} else {
-			for (unsigned int i = 0; i < e->qd && !got; i++)
-				if (e->slots[i].busy && e->slots[i].done)
-					got = &e->slots[i];
-		}
-		got != NULL;
-	}), IO_STALL_NS);
+	bool ok =
+		wait_event_timeout(e->wq, ({
+					   got = NULL;
+					   if (want) {
+						   if (want->done)
+							   got = want;
+					   } else {
+						   for (unsigned int i = 0; i < e->qd && !got; i++)
+							   if (e->slots[i].busy && e->slots[i].done)
+								   got = &e->slots[i];
+					   }
+					   got != NULL;
+				   }),
+				   IO_STALL_NS);
 
 	if (!ok) {
 		pr_err("%s: no I/O completion for %llu s with %u in flight; giving up (their "
-		       "buffers are leaked, not freed under the I/O)\n", e->bdev->name,
-		       IO_STALL_NS / NSEC_PER_SEC, e->in_flight);
+		       "buffers are leaked, not freed under the I/O)\n",
+		       e->bdev->name, IO_STALL_NS / NSEC_PER_SEC, e->in_flight);
 		return NULL;
 	}
 	got->busy = false;
@@ -446,25 +452,25 @@ static uint64_t next_rand(uint64_t *state)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-#define RAWREAD_MAX_COUNT (1u << 20)	/* its latencies fit one 4 MiB kmalloc */
+#define RAWREAD_MAX_COUNT (1u << 20) /* its latencies fit one 4 MiB kmalloc */
 
 static int cmd_rawread(int argc, char **argv)
 {
-	static const char *const patterns[] = { "seq", "rand", NULL };
+	static const char *const patterns[] = {"seq", "rand", NULL};
 	static const struct kv_spec specs[] = {
-		{ "disk", KV_UINT, NULL, "disk number (lsblk)" },
-		{ "bs", KV_UINT, NULL, "KiB per read, 1..16384" },
-		{ "qd", KV_UINT, NULL, "reads in flight, 1..256" },
-		{ "pattern", KV_ENUM, patterns, "seq or rand" },
-		{ "count", KV_UINT, NULL, "number of reads" },
-		{ "mb", KV_UINT, NULL, "MiB to read (instead of count)" },
-		{ "offset_mb", KV_UINT, NULL, "start (seq) or lower bound (rand) in MiB, default 0" },
-		{ "seed", KV_UINT, NULL, "random offsets' seed, default 1" },
-		{ "crc", KV_BOOL, NULL, "seq: checksum the data (default 1)" },
+		{"disk", KV_UINT, NULL, "disk number (lsblk)"},
+		{"bs", KV_UINT, NULL, "KiB per read, 1..16384"},
+		{"qd", KV_UINT, NULL, "reads in flight, 1..256"},
+		{"pattern", KV_ENUM, patterns, "seq or rand"},
+		{"count", KV_UINT, NULL, "number of reads"},
+		{"mb", KV_UINT, NULL, "MiB to read (instead of count)"},
+		{"offset_mb", KV_UINT, NULL, "start (seq) or lower bound (rand) in MiB, default 0"},
+		{"seed", KV_UINT, NULL, "random offsets' seed, default 1"},
+		{"crc", KV_BOOL, NULL, "seq: checksum the data (default 1)"},
 	};
 	struct kv_value v[ARRAY_SIZE(specs)];
 	struct block_device *bdev;
-	struct io_engine e = { 0 };
+	struct io_engine e = {0};
 	uint64_t bs, qd, count, bs_sectors, first, region, issued = 0, completed = 0, bytes = 0;
 	uint64_t seed, t0, secs_ns, max_lat = 0;
 	uint32_t *lat = NULL, crc = 0;
@@ -488,7 +494,8 @@ static int cmd_rawread(int argc, char **argv)
 	seq = v[3].u == 0;
 	do_crc = seq && (!v[8].present || v[8].u);
 	if (v[8].present && v[8].u && !seq) {
-		pr_err("rawread: crc=1 needs pattern=seq (random reads have no order to checksum)\n");
+		pr_err("rawread: crc=1 needs pattern=seq (random reads have no order to "
+		       "checksum)\n");
 		return -EINVAL;
 	}
 	if (bs < 1 || bs > 16384 || (bs * 1024) % bdev->logical_sector_size) {
@@ -506,7 +513,8 @@ static int cmd_rawread(int argc, char **argv)
 	}
 	if (v[5].present) {
 		if (!v[5].u || (v[5].u * 1024) % bs) {
-			pr_err("rawread: mb=%llu is not a positive whole number of bs=%llu KiB reads\n",
+			pr_err("rawread: mb=%llu is not a positive whole number of bs=%llu KiB "
+			       "reads\n",
 			       (unsigned long long)v[5].u, (unsigned long long)bs);
 			return -EINVAL;
 		}
@@ -523,15 +531,17 @@ static int cmd_rawread(int argc, char **argv)
 	first = (v[6].present ? v[6].u : 0) * 2048;
 	if (first >= bdev->nr_sectors || bdev->nr_sectors - first < bs_sectors) {
 		pr_err("rawread: %s: offset_mb=%llu leaves no room for one %llu KiB read on a "
-		       "%llu MiB disk; nothing read\n", bdev->name,
-		       (unsigned long long)(first / 2048), (unsigned long long)bs,
+		       "%llu MiB disk; nothing read\n",
+		       bdev->name, (unsigned long long)(first / 2048), (unsigned long long)bs,
 		       (unsigned long long)(bdev->nr_sectors >> 11));
 		return -EINVAL;
 	}
-	region = (bdev->nr_sectors - first) / bs_sectors;	/* whole reads that fit */
+	region = (bdev->nr_sectors - first) / bs_sectors; /* whole reads that fit */
 	if (seq && count > region) {
-		pr_err("rawread: %s: sectors %llu-%llu lie beyond the end of the disk (%llu sectors, "
-		       "%llu MiB); nothing read\n", bdev->name, (unsigned long long)first,
+		pr_err("rawread: %s: sectors %llu-%llu lie beyond the end of the disk (%llu "
+		       "sectors, "
+		       "%llu MiB); nothing read\n",
+		       bdev->name, (unsigned long long)first,
 		       (unsigned long long)(first + count * bs_sectors - 1),
 		       (unsigned long long)bdev->nr_sectors,
 		       (unsigned long long)(bdev->nr_sectors >> 11));
@@ -539,7 +549,7 @@ static int cmd_rawread(int argc, char **argv)
 	}
 	seed = v[7].present ? v[7].u : 1;
 	if (!seed)
-		seed = 0x9E3779B97F4A7C15ULL;	/* xorshift has no zero state */
+		seed = 0x9E3779B97F4A7C15ULL; /* xorshift has no zero state */
 	qd = min(qd, count);
 	lat = kmalloc(count * sizeof(*lat));
 	if (!lat || io_setup(&e, bdev, (unsigned int)qd, (uint32_t)(bs * 1024), 0, false)) {
@@ -564,17 +574,17 @@ static int cmd_rawread(int argc, char **argv)
 			}
 			uint64_t blk = seq ? issued : next_rand(&seed) % region;
 
-			io_submit(s, REQ_OP_READ, first + blk * bs_sectors, (uint32_t)(bs * 1024), 0,
-				  issued);
+			io_submit(s, REQ_OP_READ, first + blk * bs_sectors, (uint32_t)(bs * 1024),
+				  0, issued);
 			issued++;
 			continue;
 		}
 		if (completed == issued)
-			break;		/* stopped issuing after an error */
+			break; /* stopped issuing after an error */
 		s = io_reap(&e, seq ? &e.slots[completed % qd] : NULL);
 		if (!s) {
 			err = -ETIMEDOUT;
-			e.slots = NULL;	/* leak: the buffers may still be written */
+			e.slots = NULL; /* leak: the buffers may still be written */
 			goto out;
 		}
 		if (s->bio->bi_status) {
@@ -603,7 +613,8 @@ static int cmd_rawread(int argc, char **argv)
 	if (fail_status) {
 		/* lat[] holds only the reads before the failure in seq order; keep it simple */
 		pr_err("rawread: %s: read of sectors %llu-%llu failed at sector %llu (error %d); "
-		       "%llu bytes read %s\n", bdev->name, (unsigned long long)fail_start,
+		       "%llu bytes read %s\n",
+		       bdev->name, (unsigned long long)fail_start,
 		       (unsigned long long)(fail_start + fail_len - 1),
 		       (unsigned long long)fail_sector, fail_status, (unsigned long long)bytes,
 		       seq ? "before it" : "by the other reads");
@@ -626,11 +637,11 @@ static int cmd_rawread(int argc, char **argv)
 		p99 = percentile(lat, completed, 99);
 		snprintf(crcs, sizeof(crcs), "%08x", crc);
 		pr_info("rawread: %s %s bs=%llu KiB qd=%llu: %llu bytes in %.3f s: %.1f MB/s, "
-			"%.0f IOPS, latency p50 %u us, p99 %u us, max %llu us%s%s\n", bdev->name,
-			seq ? "seq" : "rand", (unsigned long long)bs, (unsigned long long)qd,
-			(unsigned long long)bytes, secs, (double)bytes / 1e6 / secs,
-			(double)completed / secs, p50, p99, (unsigned long long)max_lat,
-			do_crc ? ", crc32 " : "", do_crc ? crcs : "");
+			"%.0f IOPS, latency p50 %u us, p99 %u us, max %llu us%s%s\n",
+			bdev->name, seq ? "seq" : "rand", (unsigned long long)bs,
+			(unsigned long long)qd, (unsigned long long)bytes, secs,
+			(double)bytes / 1e6 / secs, (double)completed / secs, p50, p99,
+			(unsigned long long)max_lat, do_crc ? ", crc32 " : "", do_crc ? crcs : "");
 		result_begin(&r, "rawread");
 		result_str(&r, "disk", bdev->name);
 		result_str(&r, "pattern", seq ? "seq" : "rand");
@@ -657,12 +668,12 @@ KCMD(rawread, cmd_rawread,
      "rawread disk=N bs=KiB qd=N pattern=seq|rand count=N|mb=N [offset_mb=N] [seed=N] [crc=0]",
      "read the raw disk with qd reads in flight: MB/s, IOPS, latency, crc32 (seq)");
 
-/* --- blkcheck --------------------------------------------------------------------------------- */
+/* --- blkcheck ------------------------------------------------------------------------ */
 
 struct check_ctx {
 	struct block_device *bdev;
 	uint64_t reads, sectors, mismatches, errors;
-	sector_t lba;			/* next sector expected in the data walk */
+	sector_t lba; /* next sector expected in the data walk */
 	const char *phase;
 	uint64_t rq_sector;
 	uint32_t rq_bytes;
@@ -682,8 +693,8 @@ static void check_fn(void *arg, const uint8_t *p, uint32_t len)
 			continue;
 		if (c->mismatches++ < 8)
 			pr_err("blkcheck: %s: %s: sector %llu (in a %u-byte read at sector %llu, "
-			       "qd %u): byte %d is %#04x, expected %#04x\n", c->bdev->name, c->phase,
-			       (unsigned long long)c->lba, c->rq_bytes,
+			       "qd %u): byte %d is %#04x, expected %#04x\n",
+			       c->bdev->name, c->phase, (unsigned long long)c->lba, c->rq_bytes,
 			       (unsigned long long)c->rq_sector, c->qd, at, p[off + at], want);
 	}
 }
@@ -705,8 +716,9 @@ static void check_slot(struct check_ctx *c, struct io_slot *s)
 	if (bio->bi_status) {
 		c->errors++;
 		pr_err("blkcheck: %s: %s: %s of %u bytes at sector %llu failed at sector %llu "
-		       "(error %d)\n", c->bdev->name, c->phase, bio->bi_op == REQ_OP_READ ?
-		       "read" : "write", bio->bi_size, (unsigned long long)bio->bi_sector,
+		       "(error %d)\n",
+		       c->bdev->name, c->phase, bio->bi_op == REQ_OP_READ ? "read" : "write",
+		       bio->bi_size, (unsigned long long)bio->bi_sector,
 		       (unsigned long long)bio->bi_error_sector, bio->bi_status);
 		return;
 	}
@@ -773,7 +785,7 @@ static int run_phase(struct check_ctx *c, struct io_engine *e, const char *phase
 }
 
 /* Phase plans: every I/O stays inside [0, limit) sectors. */
-#define CHECK_MAX_BYTES	(3u << 19)	/* above the default max_sectors: exercises splitting */
+#define CHECK_MAX_BYTES (3u << 19) /* above the default max_sectors: exercises splitting */
 
 /* plan_sizes reaches sector 4095 + 4 * 2048 + CHECK_MAX_BYTES / 512 */
 #define CHECK_MIN_SECTORS (8 * 2048)
@@ -781,15 +793,16 @@ static int run_phase(struct check_ctx *c, struct io_engine *e, const char *phase
 static sector_t plan_sizes(uint64_t i, uint64_t *state, sector_t limit, uint32_t *bytes,
 			   uint32_t *off)
 {
-	static const uint32_t sizes[] = { 512, 1024, 1536, 4096, 4608, 8192, 65536, 131072 - 512,
-					  262144, 1048576, 1048576 + 3584, CHECK_MAX_BYTES };
-	static const uint32_t starts[] = { 0, 1, 3, 7, 8, 15, 4095 };
+	static const uint32_t sizes[] = {512,	 1024,	  1536,		  4096,
+					 4608,	 8192,	  65536,	  131072 - 512,
+					 262144, 1048576, 1048576 + 3584, CHECK_MAX_BYTES};
+	static const uint32_t starts[] = {0, 1, 3, 7, 8, 15, 4095};
 	uint32_t b = sizes[i % ARRAY_SIZE(sizes)];
 	sector_t s = starts[(i / ARRAY_SIZE(sizes)) % ARRAY_SIZE(starts)] + 2048 * (i % 5);
 
 	(void)state;
 	*bytes = b;
-	*off = (uint32_t)((i * 512) % PAGE_SIZE);	/* every in-page offset of the buffer */
+	*off = (uint32_t)((i * 512) % PAGE_SIZE); /* every in-page offset of the buffer */
 	return (s + b / 512 <= limit) ? s : 0;
 }
 
@@ -797,7 +810,7 @@ static sector_t plan_random(uint64_t i, uint64_t *state, sector_t limit, uint32_
 			    uint32_t *off)
 {
 	uint64_t r = next_rand(state);
-	uint32_t sectors = 1 + (uint32_t)(r % 256);	/* 512 B .. 128 KiB */
+	uint32_t sectors = 1 + (uint32_t)(r % 256); /* 512 B .. 128 KiB */
 
 	(void)i;
 	if (sectors > limit)
@@ -831,16 +844,16 @@ static sector_t plan_fill(uint64_t i, uint64_t *state, sector_t limit, uint32_t 
 
 static int cmd_blkcheck(int argc, char **argv)
 {
-	static const char *const modes[] = { "read", "write", NULL };
+	static const char *const modes[] = {"read", "write", NULL};
 	static const struct kv_spec specs[] = {
-		{ "disk", KV_UINT, NULL, "disk number (lsblk)" },
-		{ "mode", KV_ENUM, modes, "read (verify) or write (pattern, flush, verify)" },
-		{ "mb", KV_UINT, NULL, "MiB at the start of the disk to use (default: up to 64)" },
+		{"disk", KV_UINT, NULL, "disk number (lsblk)"},
+		{"mode", KV_ENUM, modes, "read (verify) or write (pattern, flush, verify)"},
+		{"mb", KV_UINT, NULL, "MiB at the start of the disk to use (default: up to 64)"},
 	};
 	struct kv_value v[ARRAY_SIZE(specs)];
 	struct block_device *bdev;
-	struct check_ctx c = { 0 };
-	struct io_engine e = { 0 };
+	struct check_ctx c = {0};
+	struct io_engine e = {0};
 	uint64_t t0 = ktime_ns();
 	sector_t limit;
 	bool write;
@@ -898,16 +911,20 @@ static int cmd_blkcheck(int argc, char **argv)
 	if (!err)
 		err = run_phase(&c, &e, "probe", 1, 1, REQ_OP_READ, plan_seq4k, limit);
 	if (!err && c.mismatches) {
-		pr_err("blkcheck: %s does not hold the LBA pattern (make one with tools/mkdisk lba)\n",
+		pr_err("blkcheck: %s does not hold the LBA pattern (make one with tools/mkdisk "
+		       "lba)\n",
 		       bdev->name);
 		err = -EINVAL;
 	}
 	if (!err)
 		err = run_phase(&c, &e, "sizes and alignments", 1, 12 * 7 * 2, REQ_OP_READ,
 				plan_sizes, limit);
-	for (unsigned int qd = 2; !err && qd <= 32; qd *= 4)	/* 2, 8, 32 */
-		err = run_phase(&c, &e, qd == 32 ? "random, qd 32" : qd == 8 ? "random, qd 8" :
-				"random, qd 2", qd, 200, REQ_OP_READ, plan_random, limit);
+	for (unsigned int qd = 2; !err && qd <= 32; qd *= 4) /* 2, 8, 32 */
+		err = run_phase(&c, &e,
+				qd == 32  ? "random, qd 32"
+				: qd == 8 ? "random, qd 8"
+					  : "random, qd 2",
+				qd, 200, REQ_OP_READ, plan_random, limit);
 	if (!err)
 		err = run_phase(&c, &e, "sequential 4 KiB, qd 32", 32, 512, REQ_OP_READ, plan_seq4k,
 				limit);
@@ -916,7 +933,8 @@ static int cmd_blkcheck(int argc, char **argv)
 				plan_sizes, limit);
 
 	pr_info("blkcheck: %s%s: %llu I/Os, %llu sectors verified, %llu mismatched, %llu failed, "
-		"%.2f s\n", bdev->name, write ? " (written first)" : "", (unsigned long long)c.reads,
+		"%.2f s\n",
+		bdev->name, write ? " (written first)" : "", (unsigned long long)c.reads,
 		(unsigned long long)c.sectors, (unsigned long long)c.mismatches,
 		(unsigned long long)c.errors, (double)(ktime_ns() - t0) / 1e9);
 	result_begin(&r, "blkcheck");

@@ -58,7 +58,8 @@ bool bio_add_page(struct bio *bio, struct page *page, uint32_t len, uint32_t off
 
 	if (!len || len % SECTOR_SIZE || offset % SECTOR_SIZE || offset + len > PAGE_SIZE) {
 		pr_err("bio_add_page: fragment offset %u length %u: both must be multiples of %u "
-		       "within one page\n", offset, len, SECTOR_SIZE);
+		       "within one page\n",
+		       offset, len, SECTOR_SIZE);
 		return false;
 	}
 	/* The next piece of the same page extends the last segment. */
@@ -69,7 +70,7 @@ bool bio_add_page(struct bio *bio, struct page *page, uint32_t len, uint32_t off
 	}
 	if (bio->bi_vcnt >= bio->bi_max_vecs)
 		return false;
-	bio->bi_io_vec[bio->bi_vcnt++] = (struct bio_vec){ page, len, offset };
+	bio->bi_io_vec[bio->bi_vcnt++] = (struct bio_vec){page, len, offset};
 	bio->bi_size += len;
 	return true;
 }
@@ -108,7 +109,7 @@ static void bio_endio(struct bio *bio, int status, sector_t error_sector)
 
 struct blk_plug {
 	struct thread *owner;
-	unsigned int depth;		/* 0: entry free */
+	unsigned int depth; /* 0: entry free */
 	struct list_head requests;
 };
 
@@ -117,7 +118,7 @@ static struct blk_plug plugs[BLK_MAX_PLUGS];
 static struct thread *plug_owner_self(void)
 {
 #ifdef HOST_BUILD
-	return NULL;			/* the host runs one thread */
+	return NULL; /* the host runs one thread */
 #else
 	return current_thread();
 #endif
@@ -160,7 +161,7 @@ static void flush_plug(struct blk_plug *plug)
 {
 	struct request *rq, *tmp;
 
-	list_for_each_entry_safe(rq, tmp, &plug->requests, queuelist) {
+	list_for_each_entry_safe (rq, tmp, &plug->requests, queuelist) {
 		list_del(&rq->queuelist);
 		queue_insert(rq->q, rq);
 	}
@@ -264,7 +265,7 @@ static void merge_neighbours(struct list_head *list, struct request *rq)
 {
 	struct request *o, *tmp;
 
-	list_for_each_entry_safe(o, tmp, list, queuelist) {
+	list_for_each_entry_safe (o, tmp, list, queuelist) {
 		if (o == rq)
 			continue;
 		if (can_merge_requests(rq, o)) {
@@ -297,7 +298,7 @@ static bool attempt_merge(struct request_queue *q, struct list_head *list, struc
 {
 	struct request *rq;
 
-	list_for_each_entry(rq, list, queuelist) {
+	list_for_each_entry (rq, list, queuelist) {
 		if (rq->q != q || !can_merge(rq, bio))
 			continue;
 		if (rq->sector + rq->nr_sectors == bio->bi_sector) {
@@ -425,7 +426,7 @@ static void submit_split(struct block_device *bdev, struct bio *bio)
 		bio_endio(bio, -ENOMEM, bio->bi_sector);
 		return;
 	}
-	*sp = (struct bio_split){ .parent = bio, .remaining = 1 };
+	*sp = (struct bio_split){.parent = bio, .remaining = 1};
 	while (v < bio->bi_vcnt) {
 		unsigned int n = 0;
 		uint32_t bytes = 0;
@@ -473,8 +474,10 @@ static bool bio_check(struct block_device *bdev, struct bio *bio, char *why, siz
 		/* A segment must fit in one request, or splitting could not progress. */
 		if (!bv->bv_len || bv->bv_len % SECTOR_SIZE ||
 		    bv->bv_len > bdev->queue->max_sectors * SECTOR_SIZE) {
-			snprintf(why, len, "fragment %u has length %u: not a multiple of %u "
-				 "between %u and %u", i, bv->bv_len, SECTOR_SIZE, SECTOR_SIZE,
+			snprintf(why, len,
+				 "fragment %u has length %u: not a multiple of %u "
+				 "between %u and %u",
+				 i, bv->bv_len, SECTOR_SIZE, SECTOR_SIZE,
 				 bdev->queue->max_sectors * SECTOR_SIZE);
 			return false;
 		}
@@ -482,7 +485,8 @@ static bool bio_check(struct block_device *bdev, struct bio *bio, char *why, siz
 	}
 	if (bio->bi_op == REQ_OP_FLUSH) {
 		if (bio->bi_size || bio->bi_vcnt) {
-			snprintf(why, len, "a flush carries no data (%u bytes given)", bio->bi_size);
+			snprintf(why, len, "a flush carries no data (%u bytes given)",
+				 bio->bi_size);
 			return false;
 		}
 		return true;
@@ -493,7 +497,8 @@ static bool bio_check(struct block_device *bdev, struct bio *bio, char *why, siz
 	}
 	if (!bio->bi_size || sum != bio->bi_size || bio->bi_size % lss ||
 	    (bio->bi_sector * SECTOR_SIZE) % lss) {
-		snprintf(why, len, "%s of %u bytes at sector %llu (fragments total %u) is not a "
+		snprintf(why, len,
+			 "%s of %u bytes at sector %llu (fragments total %u) is not a "
 			 "non-empty whole number of %u-byte logical sectors",
 			 op_name(bio->bi_op), bio->bi_size, (unsigned long long)bio->bi_sector, sum,
 			 lss);
@@ -501,9 +506,11 @@ static bool bio_check(struct block_device *bdev, struct bio *bio, char *why, siz
 	}
 	if (bio->bi_sector >= bdev->nr_sectors ||
 	    bio_sectors(bio) > bdev->nr_sectors - bio->bi_sector) {
-		snprintf(why, len, "%s of %u sectors at sector %llu is beyond the end of the disk "
-			 "(%llu sectors)", op_name(bio->bi_op), bio_sectors(bio),
-			 (unsigned long long)bio->bi_sector, (unsigned long long)bdev->nr_sectors);
+		snprintf(why, len,
+			 "%s of %u sectors at sector %llu is beyond the end of the disk "
+			 "(%llu sectors)",
+			 op_name(bio->bi_op), bio_sectors(bio), (unsigned long long)bio->bi_sector,
+			 (unsigned long long)bdev->nr_sectors);
 		return false;
 	}
 	return true;
@@ -549,7 +556,7 @@ static void submit_bio_wait_end_io(struct bio *bio)
 
 int submit_bio_wait(struct block_device *bdev, struct bio *bio)
 {
-	struct bio_wait w = { .done = false };
+	struct bio_wait w = {.done = false};
 	struct blk_plug *plug;
 
 	init_waitqueue_head(&w.wq);
@@ -573,14 +580,15 @@ void blk_run_queue(struct block_device *bdev)
 	if (!q)
 		return;
 	if (q->running) {
-		q->rerun = true;	/* a completion inside queue_rq: the outer loop goes on */
+		q->rerun = true; /* a completion inside queue_rq: the outer loop goes on */
 		return;
 	}
 	q->running = true;
 	do {
 		q->rerun = false;
 		while (!list_empty(&q->pending) && q->in_driver < bdev->queue_depth) {
-			struct request *rq = list_first_entry(&q->pending, struct request, queuelist);
+			struct request *rq =
+				list_first_entry(&q->pending, struct request, queuelist);
 			int ret;
 
 			list_del(&rq->queuelist);
@@ -691,7 +699,7 @@ int blk_register_disk(struct block_device *bdev, const struct blk_queue_ops *ops
 	if (!bdev->logical_sector_size)
 		bdev->logical_sector_size = SECTOR_SIZE;
 	memset(&bdev->stats, 0, sizeof(bdev->stats));
-	bdev->bdi.ra_pages = 32;	/* 128 KiB, Linux's VM_MAX_READAHEAD */
+	bdev->bdi.ra_pages = 32; /* 128 KiB, Linux's VM_MAX_READAHEAD */
 	bdev->bdi.congested_fn = bdev_congested;
 	bdev->bdi.congested_data = bdev;
 	err = address_space_init(&bdev->bd_mapping, bdev->name, &blkdev_aops, &bdev->bdi,
@@ -719,7 +727,7 @@ struct block_device *blk_get_disk(int index)
 
 void blk_reset_stats(struct block_device *bdev)
 {
-	unsigned int in_flight[2] = { bdev->stats.in_flight[0], bdev->stats.in_flight[1] };
+	unsigned int in_flight[2] = {bdev->stats.in_flight[0], bdev->stats.in_flight[1]};
 
 	memset(&bdev->stats, 0, sizeof(bdev->stats));
 	bdev->stats.in_flight[0] = in_flight[0];

@@ -110,8 +110,8 @@ int blkdev_readpage(struct file *filp, struct page *page)
 	return 0;
 }
 
-int blkdev_readpages(struct address_space *mapping, struct file *filp,
-		     struct list_head *pages, unsigned int nr_pages)
+int blkdev_readpages(struct address_space *mapping, struct file *filp, struct list_head *pages,
+		     unsigned int nr_pages)
 {
 	struct block_device *bdev = mapping->host;
 	unsigned int max_run = min_t(unsigned int, BIO_MAX_VECS,
@@ -123,7 +123,7 @@ int blkdev_readpages(struct address_space *mapping, struct file *filp,
 
 	(void)filp;
 	if (max_run > ARRAY_SIZE(run))
-		max_run = ARRAY_SIZE(run);	/* bigger bios merge in the plug anyway */
+		max_run = ARRAY_SIZE(run); /* bigger bios merge in the plug anyway */
 	blk_start_plug();
 	while (!list_empty(pages)) {
 		struct page *page = list_first_entry(pages, struct page, lru);
@@ -150,8 +150,8 @@ int blkdev_readpages(struct address_space *mapping, struct file *filp,
 	if (past_end)
 		report_past_end(bdev, first_past_end, past_end);
 	if (seen != nr_pages)
-		pr_warn("%s: readpages was told %u pages, the list held %u\n", bdev->name,
-			nr_pages, seen);
+		pr_warn("%s: readpages was told %u pages, the list held %u\n", bdev->name, nr_pages,
+			seen);
 	return ret;
 }
 

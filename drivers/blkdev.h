@@ -48,15 +48,15 @@ struct block_device;
 struct bio {
 	struct block_device *bi_bdev;
 	sector_t bi_sector;
-	uint32_t bi_size;		/* bytes; a multiple of 512 */
+	uint32_t bi_size; /* bytes; a multiple of 512 */
 	enum bio_op bi_op;
 	int bi_status;
 	uint16_t bi_vcnt, bi_max_vecs;
 	struct bio_vec *bi_io_vec;
 	void (*bi_end_io)(struct bio *bio);
 	void *bi_private;
-	struct bio *bi_next;		/* chain inside a merged request */
-	uint64_t bi_start_ns;		/* submission time, for statistics */
+	struct bio *bi_next;  /* chain inside a merged request */
+	uint64_t bi_start_ns; /* submission time, for statistics */
 	/*
 	 * With bi_status != 0: the first sector of the failed request that
 	 * could not be read, which may lie before bi_sector when this bio
@@ -66,7 +66,7 @@ struct bio {
 };
 
 struct backing_dev_info {
-	unsigned long ra_pages;		/* default maximum readahead, in pages */
+	unsigned long ra_pages; /* default maximum readahead, in pages */
 	/* Set by the block layer: true while the request queue is full. */
 	bool (*congested_fn)(struct backing_dev_info *bdi);
 	void *congested_data;
@@ -79,15 +79,15 @@ static inline bool bdi_read_congested(struct backing_dev_info *bdi)
 
 /* Per-disk statistics, as the fields of Linux's /proc/diskstats. */
 struct disk_stats {
-	uint64_t ios[2];		/* completed: [0] reads, [1] writes */
+	uint64_t ios[2]; /* completed: [0] reads, [1] writes */
 	uint64_t merges[2];
 	uint64_t sectors[2];
-	uint64_t ticks_ns[2];		/* time spent, summed over requests */
+	uint64_t ticks_ns[2]; /* time spent, summed over requests */
 	uint64_t errors[2];
 	unsigned int in_flight[2];
-	uint64_t size_hist[16];		/* requests by size: bucket i holds [2^i, 2^(i+1)) KiB */
-	uint64_t io_ticks_ns;		/* time with at least one request in flight */
-	uint64_t time_in_queue_ns;	/* in-flight requests integrated over time */
+	uint64_t size_hist[16];	   /* requests by size: bucket i holds [2^i, 2^(i+1)) KiB */
+	uint64_t io_ticks_ns;	   /* time with at least one request in flight */
+	uint64_t time_in_queue_ns; /* in-flight requests integrated over time */
 };
 
 /* The "size_hist" bucket of a request of @sectors 512-byte sectors (< 1 KiB: 0). */
@@ -99,12 +99,12 @@ static inline unsigned int disk_stats_bucket(uint32_t sectors)
 }
 
 struct block_device {
-	char name[16];			/* "sda", ... */
-	int index;			/* disk number for disk=N */
-	sector_t nr_sectors;		/* capacity in 512-byte sectors */
+	char name[16];	     /* "sda", ... */
+	int index;	     /* disk number for disk=N */
+	sector_t nr_sectors; /* capacity in 512-byte sectors */
 	uint32_t logical_sector_size;
-	uint32_t max_sectors;		/* largest request the driver accepts */
-	unsigned int queue_depth;	/* requests the driver may have in flight */
+	uint32_t max_sectors;	  /* largest request the driver accepts */
+	unsigned int queue_depth; /* requests the driver may have in flight */
 	char model[41], serial[21], firmware[9];
 	bool ncq;
 	struct backing_dev_info bdi;
@@ -144,22 +144,22 @@ int blkdev_readpage(struct file *filp, struct page *page);
  * (the list link was in use until then), then read as blkdev_readpage()
  * does, consecutive pages in one bio. On return @pages is empty.
  */
-int blkdev_readpages(struct address_space *mapping, struct file *filp,
-		     struct list_head *pages, unsigned int nr_pages);
+int blkdev_readpages(struct address_space *mapping, struct file *filp, struct list_head *pages,
+		     unsigned int nr_pages);
 
 /* --- the driver side ------------------------------------------------------ */
 
 /* A run of bios for consecutive sectors, handed to the driver as one command. */
 struct request {
-	struct list_head queuelist;	/* pending list, or a thread's plug */
+	struct list_head queuelist; /* pending list, or a thread's plug */
 	struct request_queue *q;
 	enum bio_op op;
-	sector_t sector;		/* first 512-byte sector */
+	sector_t sector; /* first 512-byte sector */
 	uint32_t nr_sectors;
-	uint32_t nr_segments;		/* bio_vecs over all bios */
-	struct bio *bio, *biotail;	/* chained through bi_next, in sector order */
-	uint64_t start_ns;		/* when it entered the queue */
-	void *special;			/* the driver's, while it owns the request */
+	uint32_t nr_segments;	   /* bio_vecs over all bios */
+	struct bio *bio, *biotail; /* chained through bi_next, in sector order */
+	uint64_t start_ns;	   /* when it entered the queue */
+	void *special;		   /* the driver's, while it owns the request */
 };
 
 struct blk_queue_ops {
@@ -172,24 +172,24 @@ struct blk_queue_ops {
 	int (*queue_rq)(struct block_device *bdev, struct request *rq);
 };
 
-#define BLK_MAX_DISKS		16
-#define BLK_MAX_NR_REQUESTS	1024
-#define BLK_DEF_NR_REQUESTS	128	/* as Linux 2.6's nr_requests */
-#define BIO_MAX_VECS		4096
+#define BLK_MAX_DISKS	    16
+#define BLK_MAX_NR_REQUESTS 1024
+#define BLK_DEF_NR_REQUESTS 128 /* as Linux 2.6's nr_requests */
+#define BIO_MAX_VECS	    4096
 
 struct request_queue {
 	struct block_device *bdev;
 	const struct blk_queue_ops *ops;
-	struct list_head pending;	/* merged requests waiting for the driver */
-	struct list_head free;		/* unused entries of pool */
+	struct list_head pending; /* merged requests waiting for the driver */
+	struct list_head free;	  /* unused entries of pool */
 	struct request *pool;
-	unsigned int nr_requests;	/* limit on requests in existence */
+	unsigned int nr_requests; /* limit on requests in existence */
 	unsigned int nr_allocated;
-	unsigned int in_driver;		/* handed to queue_rq, not yet ended */
+	unsigned int in_driver; /* handed to queue_rq, not yet ended */
 	unsigned int max_sectors, max_segments;
-	struct wait_queue_head wait;	/* submitters waiting for a free request */
-	bool running, rerun;		/* blk_run_queue re-entered from a completion */
-	uint64_t stamp_ns;		/* last update of io_ticks / time_in_queue */
+	struct wait_queue_head wait; /* submitters waiting for a free request */
+	bool running, rerun;	     /* blk_run_queue re-entered from a completion */
+	uint64_t stamp_ns;	     /* last update of io_ticks / time_in_queue */
 };
 
 /*

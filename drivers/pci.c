@@ -18,8 +18,8 @@
 #include "kernel/result.h"
 #include "kernel/sync.h"
 
-#define PCI_CONFIG_ADDRESS	0xcf8
-#define PCI_CONFIG_DATA		0xcfc
+#define PCI_CONFIG_ADDRESS 0xcf8
+#define PCI_CONFIG_DATA	   0xcfc
 
 static struct pci_dev devices[PCI_MAX_DEVICES];
 static int nr_devices;
@@ -95,11 +95,11 @@ static const char *class_name(const struct pci_dev *d)
 		uint8_t class, subclass;
 		const char *name;
 	} names[] = {
-		{ 0x01, 0x00, "SCSI" }, { 0x01, 0x01, "IDE" }, { 0x01, 0x05, "ATA" },
-		{ 0x01, 0x06, "SATA" }, { 0x01, 0x08, "NVMe" }, { 0x02, 0x00, "Ethernet" },
-		{ 0x03, 0x00, "VGA" }, { 0x04, 0x03, "audio" }, { 0x06, 0x00, "host bridge" },
-		{ 0x06, 0x01, "ISA bridge" }, { 0x06, 0x04, "PCI bridge" }, { 0x0c, 0x03, "USB" },
-		{ 0x0c, 0x05, "SMBus" },
+		{0x01, 0x00, "SCSI"},	    {0x01, 0x01, "IDE"},	{0x01, 0x05, "ATA"},
+		{0x01, 0x06, "SATA"},	    {0x01, 0x08, "NVMe"},	{0x02, 0x00, "Ethernet"},
+		{0x03, 0x00, "VGA"},	    {0x04, 0x03, "audio"},	{0x06, 0x00, "host bridge"},
+		{0x06, 0x01, "ISA bridge"}, {0x06, 0x04, "PCI bridge"}, {0x0c, 0x03, "USB"},
+		{0x0c, 0x05, "SMBus"},
 	};
 
 	if (d->class == 0x01 && d->subclass == 0x06 && d->prog_if == 0x01)
@@ -257,7 +257,7 @@ int pci_enable_msi(struct pci_dev *d, int vector)
 	msi_compose(vector, &addr, &data);
 	ctrl = pci_read16(d, cap + PCI_MSI_FLAGS);
 	/* one message: multiple message enable = 0 */
-	ctrl &= (uint16_t)~(PCI_MSI_FLAGS_QSIZE | PCI_MSI_FLAGS_ENABLE);
+	ctrl &= (uint16_t) ~(PCI_MSI_FLAGS_QSIZE | PCI_MSI_FLAGS_ENABLE);
 	pci_write16(d, cap + PCI_MSI_FLAGS, ctrl);
 	pci_write32(d, cap + 4, (uint32_t)addr);
 	if (ctrl & PCI_MSI_FLAGS_64BIT) {
@@ -268,7 +268,7 @@ int pci_enable_msi(struct pci_dev *d, int vector)
 	}
 	pci_write16(d, data_off, (uint16_t)data);
 	if (ctrl & PCI_MSI_FLAGS_MASKBIT)
-		pci_write32(d, data_off + 4, 0);	/* mask bits: vector 0 unmasked */
+		pci_write32(d, data_off + 4, 0); /* mask bits: vector 0 unmasked */
 	pci_enable(d, PCI_COMMAND_INTX_DISABLE | PCI_COMMAND_MASTER);
 	pci_write16(d, cap + PCI_MSI_FLAGS, ctrl | PCI_MSI_FLAGS_ENABLE);
 	return 0;
@@ -299,9 +299,10 @@ static int cmd_lspci(int argc, char **argv)
 		print_dev(d);
 		n = snprintf(list + len, sizeof(list) - len,
 			     "%s\"%02x:%02x.%x %04x:%04x %02x:%02x:%02x\"", i ? "," : "", d->bus,
-			     d->dev, d->fn, d->vendor, d->device, d->class, d->subclass, d->prog_if);
+			     d->dev, d->fn, d->vendor, d->device, d->class, d->subclass,
+			     d->prog_if);
 		if (n < 0 || (size_t)n >= sizeof(list) - len - 1)
-			break;		/* the count below still says how many there are */
+			break; /* the count below still says how many there are */
 		len += (size_t)n;
 	}
 	list[len++] = ']';

@@ -16,42 +16,42 @@
 #include "kernel/types.h"
 
 /* Configuration space offsets (type 0 header). */
-#define PCI_VENDOR_ID		0x00
-#define PCI_DEVICE_ID		0x02
-#define PCI_COMMAND		0x04
-#define PCI_STATUS		0x06
-#define PCI_REVISION_ID		0x08
-#define PCI_PROG_IF		0x09
-#define PCI_SUBCLASS		0x0a
-#define PCI_CLASS		0x0b
-#define PCI_HEADER_TYPE		0x0e
-#define PCI_BAR0		0x10
-#define PCI_CAPABILITY_LIST	0x34
-#define PCI_INTERRUPT_LINE	0x3c
+#define PCI_VENDOR_ID	    0x00
+#define PCI_DEVICE_ID	    0x02
+#define PCI_COMMAND	    0x04
+#define PCI_STATUS	    0x06
+#define PCI_REVISION_ID	    0x08
+#define PCI_PROG_IF	    0x09
+#define PCI_SUBCLASS	    0x0a
+#define PCI_CLASS	    0x0b
+#define PCI_HEADER_TYPE	    0x0e
+#define PCI_BAR0	    0x10
+#define PCI_CAPABILITY_LIST 0x34
+#define PCI_INTERRUPT_LINE  0x3c
 
 enum pci_command_bits {
-	PCI_COMMAND_IO = 1u << 0,		/* respond to I/O space accesses */
-	PCI_COMMAND_MEMORY = 1u << 1,		/* respond to memory space accesses */
-	PCI_COMMAND_MASTER = 1u << 2,		/* may master the bus (DMA, MSI writes) */
-	PCI_COMMAND_INTX_DISABLE = 1u << 10,	/* no legacy INTx assertion */
+	PCI_COMMAND_IO = 1u << 0,	     /* respond to I/O space accesses */
+	PCI_COMMAND_MEMORY = 1u << 1,	     /* respond to memory space accesses */
+	PCI_COMMAND_MASTER = 1u << 2,	     /* may master the bus (DMA, MSI writes) */
+	PCI_COMMAND_INTX_DISABLE = 1u << 10, /* no legacy INTx assertion */
 };
 
-#define PCI_STATUS_CAP_LIST	(1u << 4)	/* a capability list exists */
+#define PCI_STATUS_CAP_LIST	 (1u << 4) /* a capability list exists */
 #define PCI_HEADER_MULTIFUNCTION 0x80
 
-#define PCI_CAP_ID_MSI		0x05
+#define PCI_CAP_ID_MSI	      0x05
 /* MSI capability: message control and its bits. */
-#define PCI_MSI_FLAGS		0x02
-#define PCI_MSI_FLAGS_ENABLE	(1u << 0)
-#define PCI_MSI_FLAGS_QSIZE	(7u << 4)	/* multiple message enable */
-#define PCI_MSI_FLAGS_64BIT	(1u << 7)
-#define PCI_MSI_FLAGS_MASKBIT	(1u << 8)	/* per-vector masking capable */
+#define PCI_MSI_FLAGS	      0x02
+#define PCI_MSI_FLAGS_ENABLE  (1u << 0)
+#define PCI_MSI_FLAGS_QSIZE   (7u << 4) /* multiple message enable */
+#define PCI_MSI_FLAGS_64BIT   (1u << 7)
+#define PCI_MSI_FLAGS_MASKBIT (1u << 8) /* per-vector masking capable */
 
 struct pci_dev {
 	uint8_t bus, dev, fn;
 	uint16_t vendor, device;
 	uint8_t class, subclass, prog_if, revision;
-	uint8_t header_type;		/* without the multifunction bit */
+	uint8_t header_type; /* without the multifunction bit */
 };
 
 #define PCI_MAX_DEVICES 64

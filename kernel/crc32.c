@@ -11,7 +11,7 @@
 
 #include "kernel/crc32.h"
 
-#define CRC32_POLY 0xEDB88320u	/* x^32 + x^26 + ... + 1, bit-reflected */
+#define CRC32_POLY 0xEDB88320u /* x^32 + x^26 + ... + 1, bit-reflected */
 
 static uint32_t crc_table[8][256];
 static bool crc_table_ready;

@@ -19,7 +19,7 @@ static void test_pattern_matches_mkdisk(struct ktest *t)
 	KT_EXPECT_EQ(t, crc32(0, buf, sizeof(buf)), 0x9019b4eau);
 	blk_pattern_fill(0x123456789ULL, buf);
 	KT_EXPECT_EQ(t, crc32(0, buf, 512), 0x493911acu);
-	KT_EXPECT_EQ(t, buf[0], 0x89);		/* word 0 is the LBA, little-endian */
+	KT_EXPECT_EQ(t, buf[0], 0x89); /* word 0 is the LBA, little-endian */
 	KT_EXPECT_EQ(t, buf[4], 0x01);
 }
 
@@ -29,7 +29,7 @@ static void test_pattern_check(struct ktest *t)
 
 	blk_pattern_fill(77, buf);
 	KT_EXPECT_EQ(t, blk_pattern_check(77, buf, &want), -1);
-	KT_EXPECT_NE(t, blk_pattern_check(78, buf, &want), -1);	/* another sector's data */
+	KT_EXPECT_NE(t, blk_pattern_check(78, buf, &want), -1); /* another sector's data */
 	buf[300] ^= 0x10;
 	KT_EXPECT_EQ(t, blk_pattern_check(77, buf, &want), 300);
 	KT_EXPECT_EQ(t, want, buf[300] ^ 0x10);

@@ -50,11 +50,11 @@ static int data_queue_rq(struct block_device *bdev, struct request *rq)
 	return 0;
 }
 
-static const struct blk_queue_ops data_ops = { .queue_rq = data_queue_rq };
+static const struct blk_queue_ops data_ops = {.queue_rq = data_queue_rq};
 
 static int host_mm_up(void)
 {
-	struct mem_region ram = { MM_HOST_PHYS_BASE, 16 << 20 }, none[1];
+	struct mem_region ram = {MM_HOST_PHYS_BASE, 16 << 20}, none[1];
 
 	if (!mm_host_arena(ram.base, ram.len))
 		return -ENOMEM;
@@ -106,12 +106,12 @@ static void test_read_cache_page(struct ktest *t)
 	KT_EXPECT_TRUE(t, page_holds(page, 3, 8));
 	put_page(page);
 
-	page = read_cache_page(&bdev->bd_mapping, 12, NULL);	/* the partial last page */
+	page = read_cache_page(&bdev->bd_mapping, 12, NULL); /* the partial last page */
 	KT_ASSERT_TRUE(t, !IS_ERR(page));
 	KT_EXPECT_TRUE(t, page_holds(page, 12, 4));
 	put_page(page);
 
-	page = read_cache_page(&bdev->bd_mapping, 13, NULL);	/* past the end */
+	page = read_cache_page(&bdev->bd_mapping, 13, NULL); /* past the end */
 	KT_EXPECT_TRUE(t, IS_ERR(page));
 	KT_EXPECT_EQ(t, requests_seen, 2);
 	blk_reset_disks();
@@ -134,7 +134,7 @@ static int prepare(struct block_device *bdev, const pgoff_t *idx, int n, struct 
 
 static void test_readpages_runs(struct ktest *t)
 {
-	static const pgoff_t idx[] = { 0, 1, 2, 5, 6, 11, 12, 13 };
+	static const pgoff_t idx[] = {0, 1, 2, 5, 6, 11, 12, 13};
 	struct block_device *bdev = setup();
 	struct page *pg[ARRAY_SIZE(idx)];
 	struct list_head list;
@@ -151,7 +151,7 @@ static void test_readpages_runs(struct ktest *t)
 		KT_EXPECT_TRUE(t, !PageLocked(pg[i]));
 		KT_EXPECT_TRUE(t, PageLRU(pg[i]));
 		KT_EXPECT_TRUE(t, page_holds(pg[i], idx[i], idx[i] == 12 ? 4 : 8));
-		KT_EXPECT_EQ(t, page_count(pg[i]), 2);	/* the cache's and ours */
+		KT_EXPECT_EQ(t, page_count(pg[i]), 2); /* the cache's and ours */
 	}
 	KT_EXPECT_TRUE(t, PageError(pg[n - 1]));
 	KT_EXPECT_TRUE(t, !PageUptodate(pg[n - 1]));
@@ -166,7 +166,7 @@ static void test_readpages_runs(struct ktest *t)
 /* An error at sector 21 (page 2): pages 0-1 arrived, 2-3 did not. */
 static void test_readpages_error(struct ktest *t)
 {
-	static const pgoff_t idx[] = { 0, 1, 2, 3 };
+	static const pgoff_t idx[] = {0, 1, 2, 3};
 	struct block_device *bdev = setup();
 	struct page *pg[4];
 	struct list_head list;

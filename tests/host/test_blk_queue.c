@@ -24,10 +24,10 @@ struct fake_disk {
 	sector_t seen_sector[FAKE_MAX_RQ];
 	uint32_t seen_sectors[FAKE_MAX_RQ];
 	int nr_seen;
-	bool busy;			/* queue_rq answers -EBUSY */
-	bool complete_inline;		/* queue_rq ends the request before returning */
-	int fail_status;		/* next completion fails with this... */
-	sector_t fail_sector;		/* ...at this sector */
+	bool busy;	      /* queue_rq answers -EBUSY */
+	bool complete_inline; /* queue_rq ends the request before returning */
+	int fail_status;      /* next completion fails with this... */
+	sector_t fail_sector; /* ...at this sector */
 };
 
 static struct fake_disk fake;
@@ -52,7 +52,7 @@ static int fake_queue_rq(struct block_device *bdev, struct request *rq)
 	return 0;
 }
 
-static const struct blk_queue_ops fake_ops = { .queue_rq = fake_queue_rq };
+static const struct blk_queue_ops fake_ops = {.queue_rq = fake_queue_rq};
 
 /* Complete the oldest request the fake driver holds. */
 static bool fake_complete_one(void)
@@ -78,7 +78,7 @@ static void fake_complete_all(void)
 /* A 16 MiB arena for kmalloc and real pages. */
 static int host_mm_up(void)
 {
-	struct mem_region ram = { MM_HOST_PHYS_BASE, 16 << 20 }, none[1];
+	struct mem_region ram = {MM_HOST_PHYS_BASE, 16 << 20}, none[1];
 
 	if (!mm_host_arena(ram.base, ram.len))
 		return -ENOMEM;
@@ -132,7 +132,7 @@ static struct bio *make_bio(int i, enum bio_op op, sector_t sector, unsigned int
 	bio->bi_sector = sector;
 	bio->bi_end_io = test_end_io;
 	bio->bi_private = &done[i];
-	done[i] = (struct done){ 0, 0, 0 };
+	done[i] = (struct done){0, 0, 0};
 	return bio;
 }
 
@@ -149,8 +149,8 @@ static void test_plug_back_merge(struct ktest *t)
 	blk_start_plug();
 	for (int i = 0; i < 4; i++)
 		submit(bdev, i, 8 * i, 1);
-	KT_EXPECT_EQ(t, fake.nr_seen, 0);	/* held on the plug */
-	KT_EXPECT_EQ(t, bdev->queue->nr_allocated, 1);	/* merged there, not later */
+	KT_EXPECT_EQ(t, fake.nr_seen, 0);	       /* held on the plug */
+	KT_EXPECT_EQ(t, bdev->queue->nr_allocated, 1); /* merged there, not later */
 	blk_finish_plug();
 	KT_ASSERT_EQ(t, fake.nr_seen, 1);
 	KT_EXPECT_EQ(t, fake.seen_sector[0], 0);
@@ -165,7 +165,7 @@ static void test_plug_back_merge(struct ktest *t)
 	KT_EXPECT_EQ(t, bdev->stats.merges[0], 3);
 	KT_EXPECT_EQ(t, bdev->stats.sectors[0], 32);
 	KT_EXPECT_EQ(t, bdev->stats.in_flight[0], 0);
-	KT_EXPECT_EQ(t, bdev->stats.size_hist[4], 1);	/* 16 KiB: [16, 32) */
+	KT_EXPECT_EQ(t, bdev->stats.size_hist[4], 1); /* 16 KiB: [16, 32) */
 	KT_EXPECT_EQ(t, bdev->queue->nr_allocated, 0);
 }
 
@@ -176,11 +176,11 @@ static void test_plug_front_and_gap_merge(struct ktest *t)
 	KT_ASSERT_TRUE(t, bdev);
 	blk_start_plug();
 	submit(bdev, 0, 24, 1);
-	submit(bdev, 1, 16, 1);		/* front merge: no second request */
+	submit(bdev, 1, 16, 1); /* front merge: no second request */
 	KT_EXPECT_EQ(t, bdev->queue->nr_allocated, 1);
-	submit(bdev, 2, 0, 1);		/* separate: 8..15 missing */
+	submit(bdev, 2, 0, 1); /* separate: 8..15 missing */
 	KT_EXPECT_EQ(t, bdev->queue->nr_allocated, 2);
-	submit(bdev, 3, 8, 1);		/* fills the gap: the two requests join */
+	submit(bdev, 3, 8, 1); /* fills the gap: the two requests join */
 	KT_EXPECT_EQ(t, bdev->queue->nr_allocated, 1);
 	blk_finish_plug();
 	KT_ASSERT_EQ(t, fake.nr_seen, 1);
@@ -202,7 +202,7 @@ static void test_plug_gap_back_merge(struct ktest *t)
 	blk_start_plug();
 	submit(bdev, 0, 0, 1);
 	submit(bdev, 1, 16, 1);
-	submit(bdev, 2, 8, 1);		/* back merge onto [0, 8), touching [16, 24) */
+	submit(bdev, 2, 8, 1); /* back merge onto [0, 8), touching [16, 24) */
 	KT_EXPECT_EQ(t, bdev->queue->nr_allocated, 1);
 	blk_finish_plug();
 	KT_ASSERT_EQ(t, fake.nr_seen, 1);
@@ -221,12 +221,12 @@ static void test_merge_limits(struct ktest *t)
 	for (int i = 0; i < 4; i++)
 		submit(bdev, i, 8 * i, 1);
 	blk_finish_plug();
-	KT_ASSERT_EQ(t, fake.nr_seen, 2);	/* max_sectors 16 */
+	KT_ASSERT_EQ(t, fake.nr_seen, 2); /* max_sectors 16 */
 	KT_EXPECT_EQ(t, fake.seen_sectors[0], 16);
 	KT_EXPECT_EQ(t, fake.seen_sectors[1], 16);
 	fake_complete_all();
 
-	bdev = fake_setup(2048, 32, 3, 0);	/* three segments per request */
+	bdev = fake_setup(2048, 32, 3, 0); /* three segments per request */
 	KT_ASSERT_TRUE(t, bdev);
 	blk_start_plug();
 	for (int i = 0; i < 6; i++)
@@ -259,13 +259,13 @@ static void test_queue_depth(struct ktest *t)
 
 	KT_ASSERT_TRUE(t, bdev);
 	for (int i = 0; i < 5; i++)
-		submit(bdev, i, 100 * i, 1);	/* not adjacent: no merging */
+		submit(bdev, i, 100 * i, 1); /* not adjacent: no merging */
 	KT_EXPECT_EQ(t, fake.nr_seen, 2);
 	KT_EXPECT_EQ(t, bdev->stats.in_flight[0], 5);
 	KT_EXPECT_EQ(t, bdev->queue->in_driver, 2);
 	fake_complete_one();
 	KT_EXPECT_EQ(t, fake.nr_seen, 3);
-	KT_EXPECT_EQ(t, fake.seen_sector[2], 200);	/* FIFO */
+	KT_EXPECT_EQ(t, fake.seen_sector[2], 200); /* FIFO */
 	fake_complete_all();
 	KT_EXPECT_EQ(t, fake.nr_seen, 5);
 	KT_EXPECT_EQ(t, bdev->stats.ios[0], 5);
@@ -337,7 +337,7 @@ static void test_split(struct ktest *t)
 	struct block_device *bdev = fake_setup(16, 32, 128, 0);
 
 	KT_ASSERT_TRUE(t, bdev);
-	submit(bdev, 0, 1000, 8);		/* 64 sectors in requests of 16 */
+	submit(bdev, 0, 1000, 8); /* 64 sectors in requests of 16 */
 	KT_ASSERT_EQ(t, fake.nr_seen, 4);
 	for (int i = 0; i < 4; i++) {
 		KT_EXPECT_EQ(t, fake.seen_sector[i], 1000 + 16 * i);
@@ -345,7 +345,7 @@ static void test_split(struct ktest *t)
 	}
 	fake_complete_one();
 	fake_complete_one();
-	KT_EXPECT_EQ(t, done[0].calls, 0);	/* the parent waits for every child */
+	KT_EXPECT_EQ(t, done[0].calls, 0); /* the parent waits for every child */
 	fake.fail_status = -EIO;
 	fake.fail_sector = 1040;
 	fake_complete_one();
@@ -383,19 +383,19 @@ static void test_range_checks(struct ktest *t)
 	struct bio *bio;
 
 	KT_ASSERT_TRUE(t, bdev);
-	submit(bdev, 0, bdev->nr_sectors - 4, 1);	/* runs 4 sectors past the end */
+	submit(bdev, 0, bdev->nr_sectors - 4, 1); /* runs 4 sectors past the end */
 	KT_EXPECT_EQ(t, done[0].calls, 1);
 	KT_EXPECT_EQ(t, done[0].status, -EINVAL);
-	submit(bdev, 1, bdev->nr_sectors - 8, 1);	/* the last page: fine */
+	submit(bdev, 1, bdev->nr_sectors - 8, 1); /* the last page: fine */
 	KT_EXPECT_EQ(t, fake.nr_seen, 1);
-	submit(bdev, 2, UINT64_MAX - 2, 1);		/* no wrap-around */
+	submit(bdev, 2, UINT64_MAX - 2, 1); /* no wrap-around */
 	KT_EXPECT_EQ(t, done[2].status, -EINVAL);
 	bio = bio_alloc(1);
-	KT_EXPECT_TRUE(t, !bio_add_page(bio, &pages[0], 100, 0));	/* not whole sectors */
-	KT_EXPECT_TRUE(t, !bio_add_page(bio, &pages[0], 4096, 512));	/* past the page */
+	KT_EXPECT_TRUE(t, !bio_add_page(bio, &pages[0], 100, 0));    /* not whole sectors */
+	KT_EXPECT_TRUE(t, !bio_add_page(bio, &pages[0], 4096, 512)); /* past the page */
 	bio->bi_end_io = test_end_io;
 	bio->bi_private = &done[3];
-	submit_bio(bdev, bio);				/* empty */
+	submit_bio(bdev, bio); /* empty */
 	KT_EXPECT_EQ(t, done[3].status, -EINVAL);
 	KT_EXPECT_EQ(t, fake.nr_seen, 1);
 	submit(bdev, 4, 0, 1);
@@ -411,10 +411,10 @@ static void test_bio_add_page_extends(struct ktest *t)
 	struct bio *bio = bio_alloc(2);
 
 	KT_ASSERT_TRUE(t, bio_add_page(bio, &pages[0], 1024, 0));
-	KT_ASSERT_TRUE(t, bio_add_page(bio, &pages[0], 1024, 1024));	/* same segment */
+	KT_ASSERT_TRUE(t, bio_add_page(bio, &pages[0], 1024, 1024)); /* same segment */
 	KT_EXPECT_EQ(t, bio->bi_vcnt, 1);
 	KT_ASSERT_TRUE(t, bio_add_page(bio, &pages[1], 4096, 0));
-	KT_EXPECT_TRUE(t, !bio_add_page(bio, &pages[2], 4096, 0));	/* full */
+	KT_EXPECT_TRUE(t, !bio_add_page(bio, &pages[2], 4096, 0)); /* full */
 	KT_EXPECT_EQ(t, bio->bi_size, 6144);
 	bio_put(bio);
 }
@@ -429,7 +429,7 @@ static void test_submit_wait_under_plug(struct ktest *t)
 	blk_start_plug();
 	submit(bdev, 0, 64, 1);
 	bio = make_bio(1, REQ_OP_READ, 0, 1);
-	KT_EXPECT_EQ(t, submit_bio_wait(bdev, bio), 0);	/* must not wait on its own plug */
+	KT_EXPECT_EQ(t, submit_bio_wait(bdev, bio), 0); /* must not wait on its own plug */
 	bio_put(bio);
 	blk_finish_plug();
 	KT_EXPECT_EQ(t, done[0].calls, 1);
@@ -462,7 +462,7 @@ static void test_flush(struct ktest *t)
 	bio->bi_op = REQ_OP_FLUSH;
 	bio->bi_end_io = test_end_io;
 	bio->bi_private = &done[0];
-	done[0] = (struct done){ 0, 0, 0 };
+	done[0] = (struct done){0, 0, 0};
 	submit_bio(bdev, bio);
 	KT_EXPECT_EQ(t, fake.nr_seen, 1);
 	KT_EXPECT_EQ(t, fake.seen_sectors[0], 0);
@@ -473,10 +473,10 @@ static void test_flush(struct ktest *t)
 
 static void test_stats_buckets(struct ktest *t)
 {
-	KT_EXPECT_EQ(t, disk_stats_bucket(1), 0);	/* 512 B */
-	KT_EXPECT_EQ(t, disk_stats_bucket(2), 0);	/* 1 KiB */
-	KT_EXPECT_EQ(t, disk_stats_bucket(8), 2);	/* 4 KiB */
-	KT_EXPECT_EQ(t, disk_stats_bucket(2048), 10);	/* 1 MiB */
+	KT_EXPECT_EQ(t, disk_stats_bucket(1), 0);     /* 512 B */
+	KT_EXPECT_EQ(t, disk_stats_bucket(2), 0);     /* 1 KiB */
+	KT_EXPECT_EQ(t, disk_stats_bucket(8), 2);     /* 4 KiB */
+	KT_EXPECT_EQ(t, disk_stats_bucket(2048), 10); /* 1 MiB */
 	KT_EXPECT_EQ(t, disk_stats_bucket(1u << 30), 15);
 }
 
@@ -493,18 +493,17 @@ static void test_register(struct ktest *t)
 	KT_EXPECT_TRUE(t, bdev->bd_mapping.a_ops == &blkdev_aops);
 	KT_EXPECT_EQ(t, bdev->bd_mapping.size, (loff_t)bdev->nr_sectors * 512);
 	KT_EXPECT_EQ(t, bdev->queue->nr_requests, BLK_DEF_NR_REQUESTS);
-	KT_EXPECT_TRUE(t, fake_setup(4, 32, 128, 0) == NULL);		/* max_sectors < a page */
-	KT_EXPECT_TRUE(t, fake_setup(2048, 0, 128, 0) == NULL);	/* no queue depth */
+	KT_EXPECT_TRUE(t, fake_setup(4, 32, 128, 0) == NULL);	/* max_sectors < a page */
+	KT_EXPECT_TRUE(t, fake_setup(2048, 0, 128, 0) == NULL); /* no queue depth */
 	KT_EXPECT_TRUE(t, fake_setup(2048, 1, 128, BLK_MAX_NR_REQUESTS + 1) == NULL);
 	blk_reset_disks();
 }
 
 KTEST_SUITE(blk_queue, NULL, KTEST_CASE(test_plug_back_merge),
 	    KTEST_CASE(test_plug_front_and_gap_merge), KTEST_CASE(test_plug_gap_back_merge),
-	    KTEST_CASE(test_merge_limits),
-	    KTEST_CASE(test_no_merge_across_ops), KTEST_CASE(test_queue_depth),
-	    KTEST_CASE(test_merge_while_busy), KTEST_CASE(test_congestion), KTEST_CASE(test_split),
-	    KTEST_CASE(test_partial_failure), KTEST_CASE(test_range_checks),
-	    KTEST_CASE(test_bio_add_page_extends), KTEST_CASE(test_submit_wait_under_plug),
-	    KTEST_CASE(test_busy_driver), KTEST_CASE(test_flush), KTEST_CASE(test_stats_buckets),
-	    KTEST_CASE(test_register));
+	    KTEST_CASE(test_merge_limits), KTEST_CASE(test_no_merge_across_ops),
+	    KTEST_CASE(test_queue_depth), KTEST_CASE(test_merge_while_busy),
+	    KTEST_CASE(test_congestion), KTEST_CASE(test_split), KTEST_CASE(test_partial_failure),
+	    KTEST_CASE(test_range_checks), KTEST_CASE(test_bio_add_page_extends),
+	    KTEST_CASE(test_submit_wait_under_plug), KTEST_CASE(test_busy_driver),
+	    KTEST_CASE(test_flush), KTEST_CASE(test_stats_buckets), KTEST_CASE(test_register));
