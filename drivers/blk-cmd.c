@@ -67,42 +67,11 @@ static struct block_device *arg_disk(const char *cmd, const struct kv_value *v)
 	return bdev;
 }
 
-/* A JSON value built piece by piece for result_raw(); overflow is remembered, not written. */
-struct jbuf {
-	char buf[1800];
-	size_t at;
-	bool overflow;
-};
-
-static __printf(2, 3) void jput(struct jbuf *j, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (j->overflow)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(j->buf + j->at, sizeof(j->buf) - j->at, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(j->buf) - j->at)
-		j->overflow = true;
-	else
-		j->at += (size_t)n;
-}
-
-static void jput_str(struct jbuf *j, const char *s)
-{
-	jput(j, "\"");
-	for (; *s; s++)
-		jput(j, (*s == '"' || *s == '\\') ? "\\%c" : "%c", *s);
-	jput(j, "\"");
-}
-
 /* Close the array; after an overflow it is emptied, with a warning naming @cmd. */
-static const char *jend_array(struct jbuf *j, const char *cmd)
+static const char *jend_array(struct json_buf *j, const char *cmd)
 {
 	if (!j->overflow)
-		jput(j, "]");
+		json_printf(j, "]");
 	if (j->overflow) {
 		pr_warn("%s: too much for one RESULT line; the list there is empty\n", cmd);
 		snprintf(j->buf, sizeof(j->buf), "[]");
@@ -114,7 +83,7 @@ static const char *jend_array(struct jbuf *j, const char *cmd)
 
 static int cmd_lsblk(int argc, char **argv)
 {
-	static struct jbuf j;
+	static struct json_buf j;
 	char where[160];
 	struct result r;
 	int n = blk_disk_count();
@@ -123,9 +92,8 @@ static int cmd_lsblk(int argc, char **argv)
 		return -EINVAL;
 	if (!n)
 		pr_info("lsblk: no disks (none attached, or the controller is not in AHCI mode)\n");
-	j.at = 0;
-	j.overflow = false;
-	jput(&j, "[");
+	json_init(&j);
+	json_printf(&j, "[");
 	for (int i = 0; i < n; i++) {
 		struct block_device *b = blk_get_disk(i);
 
@@ -137,17 +105,17 @@ static int cmd_lsblk(int argc, char **argv)
 			(unsigned long long)b->nr_sectors, b->logical_sector_size, b->model,
 			b->serial, b->firmware, b->ncq ? "NCQ depth" : "queue depth",
 			b->queue_depth, b->max_sectors / 2, where);
-		jput(&j,
+		json_printf(&j,
 		     "%s{\"name\":\"%s\",\"disk\":%d,\"sectors\":%llu,\"sector_size\":%u,"
 		     "\"model\":",
 		     i ? "," : "", b->name, i, (unsigned long long)b->nr_sectors,
 		     b->logical_sector_size);
-		jput_str(&j, b->model);
-		jput(&j, ",\"serial\":");
-		jput_str(&j, b->serial);
-		jput(&j, ",\"firmware\":");
-		jput_str(&j, b->firmware);
-		jput(&j, ",\"ncq\":%s,\"queue_depth\":%u,\"max_kb\":%u}", b->ncq ? "true" : "false",
+		json_string(&j, b->model);
+		json_printf(&j, ",\"serial\":");
+		json_string(&j, b->serial);
+		json_printf(&j, ",\"firmware\":");
+		json_string(&j, b->firmware);
+		json_printf(&j, ",\"ncq\":%s,\"queue_depth\":%u,\"max_kb\":%u}", b->ncq ? "true" : "false",
 		     b->queue_depth, b->max_sectors / 2);
 	}
 	result_begin(&r, "lsblk");
@@ -190,11 +158,11 @@ static void print_diskstats(struct block_device *b)
 		(unsigned long long)s->errors[1]);
 }
 
-static void diskstats_json(struct block_device *b, struct jbuf *j)
+static void diskstats_json(struct block_device *b, struct json_buf *j)
 {
 	const struct disk_stats *s = &b->stats;
 
-	jput(j,
+	json_printf(j,
 	     "{\"name\":\"%s\",\"reads\":%llu,\"reads_merged\":%llu,\"sectors_read\":%llu,"
 	     "\"ms_reading\":%llu,\"writes\":%llu,\"writes_merged\":%llu,"
 	     "\"sectors_written\":%llu,\"ms_writing\":%llu,\"in_flight\":%u,\"ms_io\":%llu,"
@@ -207,8 +175,8 @@ static void diskstats_json(struct block_device *b, struct jbuf *j)
 	     (unsigned long long)ns_to_ms(s->time_in_queue_ns), (unsigned long long)s->errors[0],
 	     (unsigned long long)s->errors[1]);
 	for (int i = 0; i < 16; i++)
-		jput(j, "%s%llu", i ? "," : "", (unsigned long long)s->size_hist[i]);
-	jput(j, "]}");
+		json_printf(j, "%s%llu", i ? "," : "", (unsigned long long)s->size_hist[i]);
+	json_printf(j, "]}");
 }
 
 static int cmd_diskstats(int argc, char **argv)
@@ -217,7 +185,7 @@ static int cmd_diskstats(int argc, char **argv)
 		{"disk", KV_UINT, NULL, "only this disk"},
 		{"reset", KV_BOOL, NULL, "zero the counters after printing"},
 	};
-	static struct jbuf j;
+	static struct json_buf j;
 	struct kv_value v[ARRAY_SIZE(specs)];
 	struct block_device *one = NULL;
 	struct result r;
@@ -227,9 +195,8 @@ static int cmd_diskstats(int argc, char **argv)
 		return -EINVAL;
 	if (v[0].present && !(one = arg_disk("diskstats", &v[0])))
 		return -ENODEV;
-	j.at = 0;
-	j.overflow = false;
-	jput(&j, "[");
+	json_init(&j);
+	json_printf(&j, "[");
 	for (int i = 0; i < blk_disk_count(); i++) {
 		struct block_device *b = blk_get_disk(i);
 
@@ -237,7 +204,7 @@ static int cmd_diskstats(int argc, char **argv)
 			continue;
 		print_diskstats(b);
 		if (listed++)
-			jput(&j, ",");
+			json_printf(&j, ",");
 		diskstats_json(b, &j);
 		if (v[1].present && v[1].u)
 			blk_reset_stats(b);

@@ -7,41 +7,76 @@
 
 #include "kernel/result.h"
 
+/* Append to buf[0..cap) at *len; on overflow set *overflow and write nothing more. */
+static void vappend(char *buf, size_t cap, size_t *len, bool *overflow, const char *fmt,
+		    va_list ap)
+{
+	int n;
+
+	if (*overflow)
+		return;
+	n = vsnprintf(buf + *len, cap - *len, fmt, ap);
+	/* keep room for the closing brace result_finish() adds */
+	if (n < 0 || (size_t)n >= cap - *len - 2) {
+		*overflow = true;
+		return;
+	}
+	*len += (size_t)n;
+}
+
 static void put(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void put(struct result *r, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	if (r->overflow)
-		return;
 	va_start(ap, fmt);
-	n = vsnprintf(r->buf + r->len, sizeof(r->buf) - r->len, fmt, ap);
+	vappend(r->buf, sizeof(r->buf), &r->len, &r->overflow, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(r->buf) - r->len - 2) {
-		r->overflow = true;
-		return;
-	}
-	r->len += (size_t)n;
 }
+
+void json_init(struct json_buf *j)
+{
+	j->len = 0;
+	j->buf[0] = 0;
+	j->overflow = false;
+}
+
+void json_printf(struct json_buf *j, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vappend(j->buf, sizeof(j->buf), &j->len, &j->overflow, fmt, ap);
+	va_end(ap);
+}
+
+/* JSON string escaping, written through @emit (put or json_printf). */
+#define EMIT_JSON_STRING(emit, dst, s)                                           \
+	do {                                                                     \
+		emit(dst, "\"");                                                \
+		for (const char *__p = (s); *__p; __p++) {                       \
+			unsigned char __c = (unsigned char)*__p;                 \
+			if (__c == '"' || __c == '\\')                           \
+				emit(dst, "\\%c", __c);                         \
+			else if (__c == '\n')                                    \
+				emit(dst, "\\n");                                 \
+			else if (__c < 0x20 || __c >= 0x7f)                      \
+				emit(dst, "\\u%04x", __c);                        \
+			else                                                     \
+				emit(dst, "%c", __c);                            \
+		}                                                                \
+		emit(dst, "\"");                                                \
+	} while (0)
 
 static void put_json_string(struct result *r, const char *s)
 {
-	put(r, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	EMIT_JSON_STRING(put, r, s);
+}
 
-		if (c == '"' || c == '\\')
-			put(r, "\\%c", c);
-		else if (c == '\n')
-			put(r, "\\n");
-		else if (c < 0x20 || c >= 0x7f)
-			put(r, "\\u%04x", c);
-		else
-			put(r, "%c", c);
-	}
-	put(r, "\"");
+void json_string(struct json_buf *j, const char *s)
+{
+	EMIT_JSON_STRING(json_printf, j, s);
 }
 
 static void key(struct result *r, const char *k)

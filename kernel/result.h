@@ -24,6 +24,22 @@ void result_bool(struct result *r, const char *key, bool val);
 void result_double(struct result *r, const char *key, double val, int decimals);
 /* A raw JSON value (object, array) written as is. */
 void result_raw(struct result *r, const char *key, const char *json);
+/*
+ * A JSON fragment (an array or an object) built piece by piece, for
+ * result_raw(). An overflow is remembered and nothing more is written, so
+ * the caller can tell and substitute a short valid value.
+ */
+struct json_buf {
+	char buf[1800];
+	size_t len;
+	bool overflow;
+};
+
+void json_init(struct json_buf *j);
+void json_printf(struct json_buf *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* @s as a quoted, escaped JSON string. */
+void json_string(struct json_buf *j, const char *s);
+
 /* Close the object and print the line; returns its length. */
 size_t result_end(struct result *r);
 /* The line without printing it (for tests): closes the object. */
