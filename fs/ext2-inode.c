@@ -74,12 +74,9 @@ int ext2_read_inode_info(struct ext2_sb_info *sbi, uint32_t ino, struct ext2_ino
 	return 0;
 }
 
-struct inode *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, const char *name)
+static struct inode *icache_find(struct ext2_sb_info *sbi, uint32_t ino)
 {
-	struct block_device *bdev = sbi->sb.s_bdev;
 	struct ext2_inode_info *ei;
-	struct inode *inode;
-	int err;
 
 	list_for_each_entry(ei, &sbi->s_inodes, i_list) {
 		if (ei->vfs_inode.i_ino == ino) {
@@ -87,6 +84,19 @@ struct inode *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, const char *name
 			return &ei->vfs_inode;
 		}
 	}
+	return NULL;
+}
+
+struct inode *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, const char *name)
+{
+	struct block_device *bdev = sbi->sb.s_bdev;
+	struct ext2_inode_info *ei;
+	struct inode *inode, *other;
+	int err;
+
+	inode = icache_find(sbi, ino);
+	if (inode)
+		return inode;
 	ei = kzalloc(sizeof(*ei));
 	if (!ei)
 		return ERR_PTR(-ENOMEM);
@@ -107,6 +117,14 @@ struct inode *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, const char *name
 		goto fail;
 	}
 	inode->i_data.host = inode;
+	/* Reading the inode slept: another thread may have cached it meanwhile. */
+	other = icache_find(sbi, ino);
+	if (other) {
+		address_space_release(&inode->i_data);
+		kfree(ei->i_name);
+		kfree(ei);
+		return other;
+	}
 	list_add(&ei->i_list, &sbi->s_inodes);
 	return inode;
 fail:

@@ -53,6 +53,8 @@ static int keep_name(void *ctx, const char *name, unsigned int len, uint32_t ino
 
 	(void)ino;
 	(void)ftype;
+	if (de->n + de->more >= WALK_MAX_ENTRIES)
+		return 1;	/* a huge (corrupt) directory: enough of it */
 	if (de->n >= ARRAY_SIZE(de->names)) {
 		de->more++;
 		return 0;
