@@ -109,4 +109,16 @@ bool rah_expect_events(struct ktest *t, unsigned int from, const struct rah_even
 /* Events of case @c in the trace. */
 unsigned int rah_count_case(enum ra_case c);
 
+/* Expected I/O: one ->readpages call of @nr pages from @first, or one ->readpage. */
+#define RP(first, nr) { RAH_READPAGES, first, nr, true }
+#define R1(first) { RAH_READPAGE, first, 1, true }
+
+/* read(2) of each page in [@from, @to], one page per call. */
+static inline void rah_read_one_by_one(struct ktest *t, struct ra_harness *h, pgoff_t from,
+				       pgoff_t to)
+{
+	for (pgoff_t i = from; i <= to; i++)
+		KT_ASSERT_EQ(t, rah_read(h, i, 1), PAGE_SIZE);
+}
+
 #endif

@@ -25,15 +25,6 @@
 
 static struct ra_harness h;
 
-#define RP(first, nr) { RAH_READPAGES, first, nr, true }
-#define R1(first) { RAH_READPAGE, first, 1, true }
-
-static void read_pages_one_by_one(struct ktest *t, pgoff_t from, pgoff_t to)
-{
-	for (pgoff_t i = from; i <= to; i++)
-		KT_ASSERT_EQ(t, rah_read(&h, i, 1), PAGE_SIZE);
-}
-
 /* Cold 1-page sequential reads at max 32: the same I/O as on-demand, a call per page. */
 static void test_legacy_seq1(struct ktest *t)
 {
@@ -59,11 +50,11 @@ static void test_legacy_seq1(struct ktest *t)
 	struct ra_stats st;
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-seq1", 128 * PAGE_SIZE, RA_LEGACY, 32), 0);
-	read_pages_one_by_one(t, 0, 5);
+	rah_read_one_by_one(t, &h, 0, 5);
 	rah_expect_events(t, 0, first, ARRAY_SIZE(first));
 	KT_EXPECT_TRUE(t, !ra_trace_get(0)->async);	/* the reader waits for [0,4) */
 	KT_EXPECT_TRUE(t, ra_trace_get(1)->async);	/* but not for the ahead window */
-	read_pages_one_by_one(t, 6, 127);
+	rah_read_one_by_one(t, &h, 6, 127);
 	KT_EXPECT_EQ(t, ra_trace_count(), 128);
 	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_FIRST), 1);
 	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_AHEAD), 7);	/* 1 4 12 28 60 92 124 */
@@ -143,7 +134,7 @@ static void test_legacy_cache_hot(struct ktest *t)
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-hot", 512 * PAGE_SIZE, RA_LEGACY, 32), 0);
 	KT_ASSERT_EQ(t, rah_populate(&h, 0, 512), 0);
-	read_pages_one_by_one(t, 0, 511);
+	rah_read_one_by_one(t, &h, 0, 511);
 	KT_EXPECT_EQ(t, h.nr_io, 0);
 	KT_EXPECT_EQ(t, ra_trace_count(), 512);
 	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_FIRST), 1);
@@ -273,10 +264,10 @@ static void test_legacy_thrash(struct ktest *t)
 	io[n++] = (struct rah_io)RP(122, 28);
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-thrash", 256 * PAGE_SIZE, RA_LEGACY, 32), 0);
-	read_pages_one_by_one(t, 0, 40);
+	rah_read_one_by_one(t, &h, 0, 40);
 	KT_EXPECT_EQ(t, rah_evict(&h, 41, 51), 51);
 	rah_clear_log(&h);
-	read_pages_one_by_one(t, 41, 100);
+	rah_read_one_by_one(t, &h, 41, 100);
 	rah_expect_io(t, &h, io, n);
 	/* 41 calls before; then 19 (window, miss) pairs, ahead + miss at 60,
 	 * 31 pairs, ahead at 92 and 8 window calls */

@@ -22,15 +22,6 @@
 
 static struct ra_harness h;
 
-#define RP(first, nr) { RAH_READPAGES, first, nr, true }
-#define R1(first) { RAH_READPAGE, first, 1, true }
-
-static void read_pages_one_by_one(struct ktest *t, pgoff_t from, pgoff_t to)
-{
-	for (pgoff_t i = from; i <= to; i++)
-		KT_ASSERT_EQ(t, rah_read(&h, i, 1), PAGE_SIZE);
-}
-
 /* 1-page sequential reads from 0, max 32 pages (128 KiB), a 128-page file. */
 static void test_seq1_max32(struct ktest *t)
 {
@@ -60,7 +51,7 @@ static void test_seq1_max32(struct ktest *t)
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/seq1-32", 128 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
 	KT_EXPECT_TRUE(t, !rah_marked(&h, 0));
-	read_pages_one_by_one(t, 0, 127);
+	rah_read_one_by_one(t, &h, 0, 127);
 	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
 	KT_EXPECT_EQ(t, h.bad_words, 0);
@@ -103,7 +94,7 @@ static void test_seq1_max256(struct ktest *t)
 	};
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/seq1-256", 1024 * PAGE_SIZE, RA_ONDEMAND, 256), 0);
-	read_pages_one_by_one(t, 0, 1023);
+	rah_read_one_by_one(t, &h, 0, 1023);
 	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
 	KT_EXPECT_EQ(t, h.bad_words, 0);
@@ -212,7 +203,7 @@ static void test_random_small(struct ktest *t)
 	struct file_ra_state *ra = &h.file.f_ra;
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/random", 1024 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
-	read_pages_one_by_one(t, 0, 4);
+	rah_read_one_by_one(t, &h, 0, 4);
 	before = *ra;
 	KT_ASSERT_EQ(t, rah_read(&h, 500, 2), 2 * PAGE_SIZE);
 	KT_EXPECT_EQ(t, ra->la_index, before.la_index);
@@ -224,7 +215,7 @@ static void test_random_small(struct ktest *t)
 	KT_EXPECT_EQ(t, ra->prev_index, 501);
 	KT_EXPECT_TRUE(t, !rah_marked(&h, 500) && !rah_marked(&h, 501));
 	KT_EXPECT_EQ(t, rah_page_flags(&h, 502), -1);
-	read_pages_one_by_one(t, 5, 12);
+	rah_read_one_by_one(t, &h, 5, 12);
 	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
 	rah_close(&h);
@@ -334,7 +325,7 @@ static void test_cache_hot(struct ktest *t)
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/hot", 512 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
 	KT_ASSERT_EQ(t, rah_populate(&h, 0, 512), 0);
-	read_pages_one_by_one(t, 0, 511);
+	rah_read_one_by_one(t, &h, 0, 511);
 	KT_EXPECT_EQ(t, ra_trace_count(), 0);
 	KT_EXPECT_EQ(t, h.nr_io, 0);
 	ra_file_stats(&h.file.f_ra, &st);
@@ -367,11 +358,11 @@ static void test_thrash(struct ktest *t)
 	struct ra_stats st;
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/thrash", 256 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
-	read_pages_one_by_one(t, 0, 40);
+	rah_read_one_by_one(t, &h, 0, 40);
 	KT_ASSERT_EQ(t, ra_trace_count(), 5);
 	KT_EXPECT_EQ(t, rah_evict(&h, 41, 51), 51);
 	rah_clear_log(&h);
-	read_pages_one_by_one(t, 41, 100);
+	rah_read_one_by_one(t, &h, 41, 100);
 	rah_expect_events(t, 5, ev, ARRAY_SIZE(ev));
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
 	ra_file_stats(&h.file.f_ra, &st);
@@ -447,7 +438,7 @@ static void test_congested(struct ktest *t)
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/congested", 128 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
 	h.congested = true;
-	read_pages_one_by_one(t, 0, 12);
+	rah_read_one_by_one(t, &h, 0, 12);
 	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
 	KT_EXPECT_TRUE(t, ra_trace_get(1)->congested);
 	KT_EXPECT_TRUE(t, ra_trace_get(1)->async);

@@ -9,9 +9,6 @@
 
 static struct ra_harness h;
 
-#define RP(first, nr) { RAH_READPAGES, first, nr, true }
-#define R1(first) { RAH_READPAGE, first, 1, true }
-
 /* Fault every page of [from, to] in order; each must come back uptodate and locked. */
 static void fault_range(struct ktest *t, pgoff_t from, pgoff_t to, enum filemap_advice adv)
 {
