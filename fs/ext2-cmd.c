@@ -24,17 +24,22 @@
 #include "kernel/time.h"
 #include "mm/mm.h"
 
-#define CAT_DEFAULT_BS	(64 * 1024)
-#define CAT_MAX_BS	KMALLOC_MAX_SIZE
+#define CAT_DEFAULT_BS (64 * 1024)
+#define CAT_MAX_BS     KMALLOC_MAX_SIZE
 
 static const char *errname(int err)
 {
 	switch (err) {
-	case -ENODEV: return "no filesystem mounted";
-	case -EINVAL: return "invalid argument (paths are absolute)";
-	case -EFSCORRUPTED: return "the filesystem is corrupt (see the error above)";
-	case -EOPNOTSUPP: return "uses a feature this reader does not support";
-	default: return strerror(-err);
+	case -ENODEV:
+		return "no filesystem mounted";
+	case -EINVAL:
+		return "invalid argument (paths are absolute)";
+	case -EFSCORRUPTED:
+		return "the filesystem is corrupt (see the error above)";
+	case -EOPNOTSUPP:
+		return "uses a feature this reader does not support";
+	default:
+		return strerror(-err);
 	}
 }
 
@@ -84,8 +89,7 @@ static void count_entry(struct ls_ctx *c, const struct kstat *st)
 		c->others++;
 }
 
-static int ls_entry(void *ctx, const char *name, unsigned int len, uint32_t ino,
-		    unsigned int ftype)
+static int ls_entry(void *ctx, const char *name, unsigned int len, uint32_t ino, unsigned int ftype)
 {
 	struct ls_ctx *c = ctx;
 	char n[EXT2_NAME_LEN + 1];
@@ -109,7 +113,7 @@ static int ls_entry(void *ctx, const char *name, unsigned int len, uint32_t ino,
 static int cmd_ls(int argc, char **argv)
 {
 	const char *path = "/";
-	struct ls_ctx c = { 0 };
+	struct ls_ctx c = {0};
 	struct result r;
 	struct kstat st;
 	struct file *f;
@@ -186,7 +190,8 @@ static int cmd_stat(int argc, char **argv)
 	}
 	printf("  path %s%s%s\n  inode %u, %s, mode 0%o, links %u, uid %u, gid %u\n"
 	       "  size %lld, %llu sectors allocated, flags 0x%x\n"
-	       "  atime %u, mtime %u, ctime %u\n", path, target[0] ? " -> " : "", target, st.ino,
+	       "  atime %u, mtime %u, ctime %u\n",
+	       path, target[0] ? " -> " : "", target, st.ino,
 	       vfs_ftype_name(vfs_mode_ftype(st.mode)), st.mode & 07777, st.nlink, st.uid, st.gid,
 	       (long long)st.size, (unsigned long long)st.blocks, st.flags, st.atime, st.mtime,
 	       st.ctime);
@@ -211,7 +216,7 @@ KCMD(stat, cmd_stat, "stat PATH", "show an inode (a symlink's own)");
 static int cmd_cat(int argc, char **argv)
 {
 	static const struct kv_spec specs[] = {
-		{ "bs", KV_SIZE, NULL, "bytes per read (default 64K)" },
+		{"bs", KV_SIZE, NULL, "bytes per read (default 64K)"},
 		RA_KV_SPECS,
 	};
 	struct kv_value v[ARRAY_SIZE(specs)];
@@ -278,8 +283,8 @@ static int cmd_cat(int argc, char **argv)
 	after = bdev->stats;
 	kfree(buf);
 	if (n < 0) {
-		pr_err("cat: %s: read failed at offset %llu: %s\n", path,
-		       (unsigned long long)bytes, errname((int)n));
+		pr_err("cat: %s: read failed at offset %llu: %s\n", path, (unsigned long long)bytes,
+		       errname((int)n));
 		vfs_close(f);
 		return (int)n;
 	}
@@ -287,8 +292,9 @@ static int cmd_cat(int argc, char **argv)
 	reads = after.ios[0] - before.ios[0];
 	sectors = after.sectors[0] - before.sectors[0];
 	printf("cat: %s: %llu bytes in %.3f s (%.2f MB/s), crc32 %08x, %llu disk reads, "
-	       "average %.1f KiB\n", path, (unsigned long long)bytes, secs,
-	       secs > 0 ? (double)bytes / 1e6 / secs : 0.0, crc, (unsigned long long)reads,
+	       "average %.1f KiB\n",
+	       path, (unsigned long long)bytes, secs, secs > 0 ? (double)bytes / 1e6 / secs : 0.0,
+	       crc, (unsigned long long)reads,
 	       reads ? (double)sectors * SECTOR_SIZE / 1024 / (double)reads : 0.0);
 	result_begin(&r, "cat");
 	result_str(&r, "path", path);
@@ -314,7 +320,7 @@ KCMD(cat, cmd_cat, "cat PATH [bs=SIZE] [ra=ALGO] [ra_kb=N]",
 
 /* --- cksum: every regular file under a directory --------------------------------- */
 
-#define CKSUM_MAX_DEPTH	32
+#define CKSUM_MAX_DEPTH 32
 
 struct cksum_walk {
 	char path[VFS_PATH_MAX + 1];
@@ -324,7 +330,7 @@ struct cksum_walk {
 };
 
 struct cksum_names {
-	char *names;			/* NUL-separated entry names */
+	char *names; /* NUL-separated entry names */
 	uint32_t *inos;
 	size_t len, cap, n, ncap;
 	int err;
@@ -335,7 +341,7 @@ static int cksum_collect(void *ctx, const char *name, unsigned int len, uint32_t
 {
 	struct cksum_names *c = ctx;
 
-	(void)ftype;	/* unknown without the filetype feature: stat decides */
+	(void)ftype; /* unknown without the filetype feature: stat decides */
 	if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
 		return 0;
 	if (c->len + len + 1 > c->cap || c->n == c->ncap) {
@@ -399,7 +405,7 @@ static int cksum_file(struct cksum_walk *w, loff_t size)
 
 static int cksum_dir(struct cksum_walk *w, int depth)
 {
-	struct cksum_names c = { 0 };
+	struct cksum_names c = {0};
 	size_t base = strlen(w->path), off = 0;
 	struct file *dir;
 	int err;

@@ -15,8 +15,8 @@
 #include "fs/ext2.h"
 
 /* Directory block @lblk of @dir into @bh; with @filp, read ahead for it first. */
-static int dir_bread(struct inode *dir, struct file *filp, struct ext2_bmap_ctx *ctx,
-		     uint32_t lblk, struct ext2_buf *bh)
+static int dir_bread(struct inode *dir, struct file *filp, struct ext2_bmap_ctx *ctx, uint32_t lblk,
+		     struct ext2_buf *bh)
 {
 	struct super_block *sb = dir->i_sb;
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
@@ -68,7 +68,8 @@ int ext2_readdir(struct file *filp, filldir_t filldir, void *ctx)
 			err = ext2_validate_dirent(sbi, dir->i_ino, lblk, &bh, off, &de);
 			if (err)
 				break;
-			if (de.inode && filldir(ctx, de.name, de.name_len, de.inode, de.file_type)) {
+			if (de.inode &&
+			    filldir(ctx, de.name, de.name_len, de.inode, de.file_type)) {
 				/* f_pos stays at this entry: the next call starts with it */
 				ext2_brelse(&bh);
 				goto out;

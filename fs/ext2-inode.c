@@ -33,8 +33,8 @@ int ext2_read_inode(struct ext2_sb_info *sbi, uint32_t ino, struct ext2_inode *r
 	if (err)
 		return err;
 	/* With uninit_bg the unused tail of an inode table may hold garbage. */
-	if (sbi->s_feature_ro_compat & (EXT4_FEATURE_RO_COMPAT_GDT_CSUM |
-					EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
+	if (sbi->s_feature_ro_compat &
+		    (EXT4_FEATURE_RO_COMPAT_GDT_CSUM | EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
 	    (le16_to_cpu(gd.bg_flags) & EXT4_BG_INODE_UNINIT ||
 	     index >= sbi->s_inodes_per_group - min_t(uint32_t, sbi->s_inodes_per_group,
 						      le16_to_cpu(gd.bg_itable_unused)))) {
@@ -78,7 +78,7 @@ static struct inode *icache_find(struct ext2_sb_info *sbi, uint32_t ino)
 {
 	struct ext2_inode_info *ei;
 
-	list_for_each_entry(ei, &sbi->s_inodes, i_list) {
+	list_for_each_entry (ei, &sbi->s_inodes, i_list) {
 		if (ei->vfs_inode.i_ino == ino) {
 			ei->vfs_inode.i_count++;
 			return &ei->vfs_inode;
@@ -110,8 +110,7 @@ struct inode *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, const char *name
 	}
 	inode = &ei->vfs_inode;
 	inode->i_count = 1;
-	err = address_space_init(&inode->i_data, ei->i_name, &ext2_aops, &bdev->bdi,
-				 inode->i_size);
+	err = address_space_init(&inode->i_data, ei->i_name, &ext2_aops, &bdev->bdi, inode->i_size);
 	if (err) {
 		kfree(ei->i_name);
 		goto fail;
@@ -148,10 +147,9 @@ void ext2_bmap_release(struct ext2_bmap_ctx *ctx)
 }
 
 static const char *const level_names[5][3] = {
-	[2] = { "indirect" },
-	[3] = { "double indirect", "indirect (below double)" },
-	[4] = { "triple indirect", "double indirect (below triple)",
-		"indirect (below triple)" },
+	[2] = {"indirect"},
+	[3] = {"double indirect", "indirect (below double)"},
+	[4] = {"triple indirect", "double indirect (below triple)", "indirect (below triple)"},
 };
 
 int ext2_bmap(struct inode *inode, struct ext2_bmap_ctx *ctx, uint64_t lblk, uint32_t *pblk)
@@ -175,7 +173,7 @@ int ext2_bmap(struct inode *inode, struct ext2_bmap_ctx *ctx, uint64_t lblk, uin
 		struct ext2_buf *bh = &ctx->ind[level - 1];
 
 		if (!blk)
-			return 0;	/* a hole: the whole subtree is unallocated */
+			return 0; /* a hole: the whole subtree is unallocated */
 		if (!bh->page || bh->blk != blk) {
 			ext2_brelse(bh);
 			err = ext2_validate_block(sbi, blk, inode->i_ino,
@@ -191,8 +189,7 @@ int ext2_bmap(struct inode *inode, struct ext2_bmap_ctx *ctx, uint64_t lblk, uin
 	if (blk && (blk < sbi->s_first_data_block || blk >= sbi->s_blocks_count)) {
 		char what[48];
 
-		snprintf(what, sizeof(what), "data (logical block %llu)",
-			 (unsigned long long)lblk);
+		snprintf(what, sizeof(what), "data (logical block %llu)", (unsigned long long)lblk);
 		return ext2_validate_block(sbi, blk, inode->i_ino, what);
 	}
 	*pblk = blk;

@@ -11,8 +11,8 @@
 #include "fs/ext2.h"
 #include "mm/mm.h"
 
-int ext2_read_link(struct ext2_sb_info *sbi, uint32_t ino, const struct ext2_inode *raw,
-		   char *buf, size_t len)
+int ext2_read_link(struct ext2_sb_info *sbi, uint32_t ino, const struct ext2_inode *raw, char *buf,
+		   size_t len)
 {
 	/* validated: below the block size and VFS_PATH_MAX, below 60 when fast */
 	uint32_t size = le32_to_cpu(raw->i_size);
@@ -48,8 +48,7 @@ int ext2_read_link(struct ext2_sb_info *sbi, uint32_t ino, const struct ext2_ino
 }
 
 /* Resolve @work in place (it may be replaced by symlink targets). */
-static int walk(struct ext2_sb_info *sbi, char *work, char *scratch, bool follow,
-		uint32_t *result)
+static int walk(struct ext2_sb_info *sbi, char *work, char *scratch, bool follow, uint32_t *result)
 {
 	struct ext2_inode_info dir;
 	struct ext2_inode raw;

@@ -18,10 +18,10 @@
 #include "kernel/log.h"
 #include "mm/mm.h"
 
-#define MAX_BLOCKS_PER_PAGE	(PAGE_SIZE >> EXT2_MIN_BLOCK_LOG_SIZE)
+#define MAX_BLOCKS_PER_PAGE (PAGE_SIZE >> EXT2_MIN_BLOCK_LOG_SIZE)
 
 struct page_map {
-	uint32_t blocks[MAX_BLOCKS_PER_PAGE];	/* disk block per piece, 0: zeros */
+	uint32_t blocks[MAX_BLOCKS_PER_PAGE]; /* disk block per piece, 0: zeros */
 	int err;
 };
 
@@ -40,7 +40,7 @@ static void map_page(struct inode *inode, struct ext2_bmap_ctx *ctx, pgoff_t ind
 	for (unsigned int j = 0; j < bpp; j++) {
 		pm->blocks[j] = 0;
 		if (first + j >= end)
-			continue;	/* past end of file: zeros */
+			continue; /* past end of file: zeros */
 		pm->err = ext2_bmap(inode, ctx, first + j, &pm->blocks[j]);
 		if (pm->err)
 			return;
@@ -81,11 +81,11 @@ static void queue_page(struct mpage_bio *mb, struct inode *inode, struct page *p
  * page by page (still one bio per run: the bio being filled is not
  * submitted between batches).
  */
-static int ext2_readpages(struct address_space *mapping, struct file *filp,
-			  struct list_head *pages, unsigned int nr_pages)
+static int ext2_readpages(struct address_space *mapping, struct file *filp, struct list_head *pages,
+			  unsigned int nr_pages)
 {
 	struct inode *inode = mapping->host;
-	struct mpage_bio mb = { .bdev = inode->i_sb->s_bdev };
+	struct mpage_bio mb = {.bdev = inode->i_sb->s_bdev};
 	struct ext2_bmap_ctx ctx;
 	struct page_map one, *map;
 	unsigned int batch, i, left = nr_pages;
@@ -101,7 +101,7 @@ static int ext2_readpages(struct address_space *mapping, struct file *filp,
 	while (!list_empty(pages)) {
 		/* Map a batch first (synchronous metadata reads)... */
 		i = 0;
-		list_for_each_entry(page, pages, lru) {
+		list_for_each_entry (page, pages, lru) {
 			if (i == batch)
 				break;
 			/*
@@ -139,7 +139,7 @@ static int ext2_readpages(struct address_space *mapping, struct file *filp,
 static int ext2_readpage(struct file *filp, struct page *page)
 {
 	struct inode *inode = page->mapping->host;
-	struct mpage_bio mb = { .bdev = inode->i_sb->s_bdev, .vecs_hint = 1 };
+	struct mpage_bio mb = {.bdev = inode->i_sb->s_bdev, .vecs_hint = 1};
 	struct ext2_bmap_ctx ctx;
 	struct page_map pm;
 

@@ -102,8 +102,10 @@ static bool has_ext2_magic(struct ext2_sb_info *sbi, struct block_device *bdev, 
 	int err;
 
 	sbi->s_quiet = true;
-	err = bdev_read_bytes(sbi, bdev, start + EXT2_SUPERBLOCK_OFFSET +
-			      offsetof(struct ext2_super_block, s_magic), &magic, sizeof(magic));
+	err = bdev_read_bytes(sbi, bdev,
+			      start + EXT2_SUPERBLOCK_OFFSET +
+				      offsetof(struct ext2_super_block, s_magic),
+			      &magic, sizeof(magic));
 	sbi->s_quiet = quiet;
 	return !err && le16_to_cpu(magic) == EXT2_SUPER_MAGIC;
 }
@@ -150,7 +152,8 @@ static int locate_fs(struct ext2_sb_info *sbi, struct block_device *bdev, int pa
 		if (part)
 			ext2_error(sbi, "no MBR partition table (no 0x55aa signature in sector 0)");
 		else
-			ext2_error(sbi, "no ext2 superblock on the disk and no MBR partition table");
+			ext2_error(sbi,
+				   "no ext2 superblock on the disk and no MBR partition table");
 		return -EINVAL;
 	}
 	if (err)
@@ -213,11 +216,14 @@ static int check_descriptors(struct ext2_sb_info *sbi)
 
 static void print_mount(struct ext2_sb_info *sbi)
 {
-	static const struct { uint32_t bit; const char *name; } ro[] = {
-		{ EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER, "sparse_super" },
-		{ EXT2_FEATURE_RO_COMPAT_LARGE_FILE, "large_file" },
-		{ EXT4_FEATURE_RO_COMPAT_HUGE_FILE, "huge_file" },
-		{ EXT4_FEATURE_RO_COMPAT_METADATA_CSUM, "metadata_csum" },
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} ro[] = {
+		{EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER, "sparse_super"},
+		{EXT2_FEATURE_RO_COMPAT_LARGE_FILE, "large_file"},
+		{EXT4_FEATURE_RO_COMPAT_HUGE_FILE, "huge_file"},
+		{EXT4_FEATURE_RO_COMPAT_METADATA_CSUM, "metadata_csum"},
 	};
 	char feat[128];
 	size_t n = 0, i;
@@ -237,13 +243,13 @@ static void print_mount(struct ext2_sb_info *sbi)
 		if (sbi->s_feature_ro_compat & ro[i].bit)
 			n += snprintf(feat + n, sizeof(feat) - n, " %s", ro[i].name);
 	pr_info("ext2 %s: mounted read-only: revision %u, %lu-byte blocks, %u-byte inodes, "
-		"%u blocks, %u inodes, %u groups; features:%s\n", sbi->sb.s_id,
-		le32_to_cpu(sbi->es.s_rev_level), sbi->sb.s_blocksize, sbi->s_inode_size,
-		sbi->s_blocks_count, sbi->s_inodes_count, sbi->s_groups_count,
+		"%u blocks, %u inodes, %u groups; features:%s\n",
+		sbi->sb.s_id, le32_to_cpu(sbi->es.s_rev_level), sbi->sb.s_blocksize,
+		sbi->s_inode_size, sbi->s_blocks_count, sbi->s_inodes_count, sbi->s_groups_count,
 		n ? feat : " none");
 	if (sbi->s_feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL)
-		pr_info("ext2 %s: ext3 journal (inode %u) is clean and is not read\n",
-			sbi->sb.s_id, le32_to_cpu(sbi->es.s_journal_inum));
+		pr_info("ext2 %s: ext3 journal (inode %u) is clean and is not read\n", sbi->sb.s_id,
+			le32_to_cpu(sbi->es.s_journal_inum));
 }
 
 static char mount_error[sizeof(((struct ext2_sb_info *)0)->s_last_error)];
@@ -312,7 +318,7 @@ void ext2_umount(struct super_block *sb)
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	struct ext2_inode_info *ei, *tmp;
 
-	list_for_each_entry_safe(ei, tmp, &sbi->s_inodes, i_list) {
+	list_for_each_entry_safe (ei, tmp, &sbi->s_inodes, i_list) {
 		list_del(&ei->i_list);
 		address_space_release(&ei->vfs_inode.i_data);
 		kfree(ei->i_name);

@@ -49,22 +49,22 @@ struct feature_name {
 
 /* Names as mke2fs -O and tune2fs spell them. */
 static const struct feature_name incompat_names[] = {
-	{ EXT2_FEATURE_INCOMPAT_COMPRESSION, "compression" },
-	{ EXT2_FEATURE_INCOMPAT_FILETYPE, "filetype" },
-	{ EXT3_FEATURE_INCOMPAT_RECOVER, "needs_recovery (the journal needs recovery)" },
-	{ EXT3_FEATURE_INCOMPAT_JOURNAL_DEV, "journal_dev" },
-	{ EXT2_FEATURE_INCOMPAT_META_BG, "meta_bg" },
-	{ EXT4_FEATURE_INCOMPAT_EXTENTS, "extents" },
-	{ EXT4_FEATURE_INCOMPAT_64BIT, "64bit" },
-	{ EXT4_FEATURE_INCOMPAT_MMP, "mmp" },
-	{ EXT4_FEATURE_INCOMPAT_FLEX_BG, "flex_bg" },
-	{ EXT4_FEATURE_INCOMPAT_EA_INODE, "ea_inode" },
-	{ EXT4_FEATURE_INCOMPAT_DIRDATA, "dirdata" },
-	{ EXT4_FEATURE_INCOMPAT_CSUM_SEED, "metadata_csum_seed" },
-	{ EXT4_FEATURE_INCOMPAT_LARGEDIR, "large_dir" },
-	{ EXT4_FEATURE_INCOMPAT_INLINE_DATA, "inline_data" },
-	{ EXT4_FEATURE_INCOMPAT_ENCRYPT, "encrypt" },
-	{ EXT4_FEATURE_INCOMPAT_CASEFOLD, "casefold" },
+	{EXT2_FEATURE_INCOMPAT_COMPRESSION, "compression"},
+	{EXT2_FEATURE_INCOMPAT_FILETYPE, "filetype"},
+	{EXT3_FEATURE_INCOMPAT_RECOVER, "needs_recovery (the journal needs recovery)"},
+	{EXT3_FEATURE_INCOMPAT_JOURNAL_DEV, "journal_dev"},
+	{EXT2_FEATURE_INCOMPAT_META_BG, "meta_bg"},
+	{EXT4_FEATURE_INCOMPAT_EXTENTS, "extents"},
+	{EXT4_FEATURE_INCOMPAT_64BIT, "64bit"},
+	{EXT4_FEATURE_INCOMPAT_MMP, "mmp"},
+	{EXT4_FEATURE_INCOMPAT_FLEX_BG, "flex_bg"},
+	{EXT4_FEATURE_INCOMPAT_EA_INODE, "ea_inode"},
+	{EXT4_FEATURE_INCOMPAT_DIRDATA, "dirdata"},
+	{EXT4_FEATURE_INCOMPAT_CSUM_SEED, "metadata_csum_seed"},
+	{EXT4_FEATURE_INCOMPAT_LARGEDIR, "large_dir"},
+	{EXT4_FEATURE_INCOMPAT_INLINE_DATA, "inline_data"},
+	{EXT4_FEATURE_INCOMPAT_ENCRYPT, "encrypt"},
+	{EXT4_FEATURE_INCOMPAT_CASEFOLD, "casefold"},
 };
 
 /* "extents 64bit 0x40000000": known names, then the unknown bits in hex. */
@@ -85,7 +85,7 @@ static void feature_list(char *buf, size_t len, uint32_t bits)
 }
 
 /* Every ro_compat bit defined up to e2fsprogs 1.47 (orphan_present). */
-#define EXT2_RO_COMPAT_KNOWN	0x1ffffu
+#define EXT2_RO_COMPAT_KNOWN 0x1ffffu
 
 int ext2_validate_super(struct ext2_sb_info *sbi, const struct ext2_super_block *es,
 			uint64_t dev_bytes)
@@ -114,14 +114,16 @@ int ext2_validate_super(struct ext2_sb_info *sbi, const struct ext2_super_block 
 	}
 	bs = 1024u << log_bs;
 	if (le32_to_cpu(es->s_log_frag_size) != log_bs) {
-		ext2_error(sbi, "fragment size (log %u) differs from block size (log %u): unsupported",
+		ext2_error(sbi,
+			   "fragment size (log %u) differs from block size (log %u): unsupported",
 			   le32_to_cpu(es->s_log_frag_size), log_bs);
 		return -EOPNOTSUPP;
 	}
 
 	if (rev == EXT2_GOOD_OLD_REV) {
 		if (es->s_feature_compat || es->s_feature_incompat || es->s_feature_ro_compat) {
-			ext2_error(sbi, "revision 0 superblock with feature bits set "
+			ext2_error(sbi,
+				   "revision 0 superblock with feature bits set "
 				   "(compat 0x%x incompat 0x%x ro_compat 0x%x)",
 				   le32_to_cpu(es->s_feature_compat),
 				   le32_to_cpu(es->s_feature_incompat),
@@ -134,8 +136,10 @@ int ext2_validate_super(struct ext2_sb_info *sbi, const struct ext2_super_block 
 		isz = le16_to_cpu(es->s_inode_size);
 		sbi->s_first_ino = le32_to_cpu(es->s_first_ino);
 		if (isz < EXT2_GOOD_OLD_INODE_SIZE || !is_power_of_2(isz) || isz > bs) {
-			ext2_error(sbi, "inode size %u invalid (a power of 2 from 128 to the %u-byte "
-				   "block size)", isz, bs);
+			ext2_error(sbi,
+				   "inode size %u invalid (a power of 2 from 128 to the %u-byte "
+				   "block size)",
+				   isz, bs);
 			return -EFSCORRUPTED;
 		}
 		if (sbi->s_first_ino < EXT2_GOOD_OLD_FIRST_INO) {
@@ -175,14 +179,17 @@ int ext2_validate_super(struct ext2_sb_info *sbi, const struct ext2_super_block 
 		return -EFSCORRUPTED;
 	}
 	if ((uint64_t)blocks * bs > dev_bytes) {
-		ext2_error(sbi, "filesystem of %u blocks (%llu bytes) is larger than its device "
-			   "(%llu bytes)", blocks, (unsigned long long)blocks * bs,
-			   (unsigned long long)dev_bytes);
+		ext2_error(sbi,
+			   "filesystem of %u blocks (%llu bytes) is larger than its device "
+			   "(%llu bytes)",
+			   blocks, (unsigned long long)blocks * bs, (unsigned long long)dev_bytes);
 		return -EFSCORRUPTED;
 	}
 	if (bpg == 0 || bpg > 8 * bs || le32_to_cpu(es->s_frags_per_group) != bpg) {
-		ext2_error(sbi, "blocks per group %u invalid (1 to %u, equal to fragments per "
-			   "group %u)", bpg, 8 * bs, le32_to_cpu(es->s_frags_per_group));
+		ext2_error(sbi,
+			   "blocks per group %u invalid (1 to %u, equal to fragments per "
+			   "group %u)",
+			   bpg, 8 * bs, le32_to_cpu(es->s_frags_per_group));
 		return -EFSCORRUPTED;
 	}
 	if (ipg == 0 || ipg > 8 * bs) {
@@ -203,7 +210,8 @@ int ext2_validate_super(struct ext2_sb_info *sbi, const struct ext2_super_block 
 	if (le32_to_cpu(es->s_r_blocks_count) > blocks ||
 	    le32_to_cpu(es->s_free_blocks_count) > blocks ||
 	    le32_to_cpu(es->s_free_inodes_count) > le32_to_cpu(es->s_inodes_count)) {
-		ext2_error(sbi, "free/reserved counts exceed the totals (free blocks %u, reserved "
+		ext2_error(sbi,
+			   "free/reserved counts exceed the totals (free blocks %u, reserved "
 			   "%u of %u; free inodes %u of %u)",
 			   le32_to_cpu(es->s_free_blocks_count), le32_to_cpu(es->s_r_blocks_count),
 			   blocks, le32_to_cpu(es->s_free_inodes_count),
@@ -233,13 +241,17 @@ int ext2_validate_super(struct ext2_sb_info *sbi, const struct ext2_super_block 
 
 	/* The primary descriptor table follows the superblock inside group 0. */
 	if (1 + sbi->s_gdb_count > bpg || fdb + 1 + sbi->s_gdb_count > blocks) {
-		ext2_error(sbi, "group descriptor table (%u blocks for %u groups) does not fit in "
-			   "group 0 (%u blocks)", sbi->s_gdb_count, groups, bpg);
+		ext2_error(sbi,
+			   "group descriptor table (%u blocks for %u groups) does not fit in "
+			   "group 0 (%u blocks)",
+			   sbi->s_gdb_count, groups, bpg);
 		return -EFSCORRUPTED;
 	}
 	if (!sbi->s_flex_bg && sbi->s_itb_per_group + 2 > bpg) {
-		ext2_error(sbi, "inode table (%u blocks) and bitmaps do not fit in a group of %u "
-			   "blocks", sbi->s_itb_per_group, bpg);
+		ext2_error(sbi,
+			   "inode table (%u blocks) and bitmaps do not fit in a group of %u "
+			   "blocks",
+			   sbi->s_itb_per_group, bpg);
 		return -EFSCORRUPTED;
 	}
 
@@ -298,8 +310,10 @@ int ext2_validate_group_desc(struct ext2_sb_info *sbi, uint32_t group,
 	if (le16_to_cpu(gd->bg_free_blocks_count) > sbi->s_blocks_per_group ||
 	    le16_to_cpu(gd->bg_free_inodes_count) > sbi->s_inodes_per_group ||
 	    le16_to_cpu(gd->bg_used_dirs_count) > sbi->s_inodes_per_group) {
-		ext2_error(sbi, "group %u: counts exceed the group (free blocks %u, free inodes %u, "
-			   "directories %u)", group, le16_to_cpu(gd->bg_free_blocks_count),
+		ext2_error(sbi,
+			   "group %u: counts exceed the group (free blocks %u, free inodes %u, "
+			   "directories %u)",
+			   group, le16_to_cpu(gd->bg_free_blocks_count),
 			   le16_to_cpu(gd->bg_free_inodes_count),
 			   le16_to_cpu(gd->bg_used_dirs_count));
 		return -EFSCORRUPTED;
@@ -360,8 +374,13 @@ int ext2_validate_inode(struct ext2_sb_info *sbi, uint32_t ino, const void *raw_
 		return -EFSCORRUPTED;
 	}
 	switch (mode & S_IFMT_EXT2) {
-	case EXT2_S_IFREG: case EXT2_S_IFDIR: case EXT2_S_IFLNK: case EXT2_S_IFCHR:
-	case EXT2_S_IFBLK: case EXT2_S_IFIFO: case EXT2_S_IFSOCK:
+	case EXT2_S_IFREG:
+	case EXT2_S_IFDIR:
+	case EXT2_S_IFLNK:
+	case EXT2_S_IFCHR:
+	case EXT2_S_IFBLK:
+	case EXT2_S_IFIFO:
+	case EXT2_S_IFSOCK:
 		break;
 	default:
 		ext2_error(sbi, "inode %u: unknown file type in mode 0%o", ino, mode);
@@ -369,9 +388,10 @@ int ext2_validate_inode(struct ext2_sb_info *sbi, uint32_t ino, const void *raw_
 	}
 	if (flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL | EXT4_ENCRYPT_FL | EXT2_COMPRBLK_FL)) {
 		ext2_error(sbi, "inode %u: data stored as %s: unsupported", ino,
-			   flags & EXT4_EXTENTS_FL ? "extents" :
-			   flags & EXT4_INLINE_DATA_FL ? "inline data" :
-			   flags & EXT4_ENCRYPT_FL ? "encrypted blocks" : "compressed clusters");
+			   flags & EXT4_EXTENTS_FL	 ? "extents"
+			   : flags & EXT4_INLINE_DATA_FL ? "inline data"
+			   : flags & EXT4_ENCRYPT_FL	 ? "encrypted blocks"
+							 : "compressed clusters");
 		return -EOPNOTSUPP;
 	}
 	if (sbi->s_inode_size > EXT2_GOOD_OLD_INODE_SIZE) {
@@ -380,8 +400,8 @@ int ext2_validate_inode(struct ext2_sb_info *sbi, uint32_t ino, const void *raw_
 		uint32_t extra = le16_to_cpu(tail->i_extra_isize);
 
 		if (extra % 4 || EXT2_GOOD_OLD_INODE_SIZE + extra > sbi->s_inode_size) {
-			ext2_error(sbi, "inode %u: i_extra_isize %u does not fit a %u-byte inode", ino,
-				   extra, sbi->s_inode_size);
+			ext2_error(sbi, "inode %u: i_extra_isize %u does not fit a %u-byte inode",
+				   ino, extra, sbi->s_inode_size);
 			return -EFSCORRUPTED;
 		}
 	}
@@ -397,8 +417,10 @@ int ext2_validate_inode(struct ext2_sb_info *sbi, uint32_t ino, const void *raw_
 		return -EFSCORRUPTED;
 	}
 	if (EXT2_ISDIR(mode) && (size == 0 || size % bs)) {
-		ext2_error(sbi, "directory inode %u: size %llu is not a positive multiple of the "
-			   "block size %u", ino, (unsigned long long)size, bs);
+		ext2_error(sbi,
+			   "directory inode %u: size %llu is not a positive multiple of the "
+			   "block size %u",
+			   ino, (unsigned long long)size, bs);
 		return -EFSCORRUPTED;
 	}
 	if (EXT2_ISLNK(mode)) {
@@ -406,8 +428,9 @@ int ext2_validate_inode(struct ext2_sb_info *sbi, uint32_t ino, const void *raw_
 		uint32_t limit = fast ? EXT2_FAST_SYMLINK_MAX : min_t(uint32_t, bs, VFS_PATH_MAX);
 
 		if (size == 0 || size >= limit) {
-			ext2_error(sbi, "%s symlink inode %u: target length %llu outside 1-%u", fast ?
-				   "fast" : "slow", ino, (unsigned long long)size, limit - 1);
+			ext2_error(sbi, "%s symlink inode %u: target length %llu outside 1-%u",
+				   fast ? "fast" : "slow", ino, (unsigned long long)size,
+				   limit - 1);
 			return -EFSCORRUPTED;
 		}
 	}
@@ -422,11 +445,11 @@ int ext2_validate_dirent(struct ext2_sb_info *sbi, uint32_t dir, uint32_t lblk,
 	uint32_t i;
 	int err;
 
-#define DIRENT_ERR(fmt, ...)                                                           \
-	do {                                                                           \
-		ext2_error(sbi, "directory inode %u, block %u (logical %u), offset %u: " fmt, \
-			   dir, bh->blk, lblk, offset, ##__VA_ARGS__);                 \
-		return -EFSCORRUPTED;                                                  \
+#define DIRENT_ERR(fmt, ...)                                                                       \
+	do {                                                                                       \
+		ext2_error(sbi, "directory inode %u, block %u (logical %u), offset %u: " fmt, dir, \
+			   bh->blk, lblk, offset, ##__VA_ARGS__);                                  \
+		return -EFSCORRUPTED;                                                              \
 	} while (0)
 
 	if (offset % 4 || offset + EXT2_DIR_ENTRY_HEADER > bs)
@@ -468,8 +491,7 @@ int ext2_validate_dirent(struct ext2_sb_info *sbi, uint32_t dir, uint32_t lblk,
 #undef DIRENT_ERR
 }
 
-int ext2_block_to_path(struct ext2_sb_info *sbi, uint32_t ino, uint64_t lblk,
-		       uint32_t offsets[4])
+int ext2_block_to_path(struct ext2_sb_info *sbi, uint32_t ino, uint64_t lblk, uint32_t offsets[4])
 {
 	uint64_t apb = sbi->s_addr_per_block;
 	unsigned int bits = sbi->s_addr_per_block_bits;
@@ -515,15 +537,18 @@ int ext2_validate_partition(struct ext2_sb_info *sbi, int nr, const struct mbr_p
 		return -ENOENT;
 	}
 	if (start == 0 || start + count > disk_sectors) {
-		ext2_error(sbi, "partition %d (sectors %llu-%llu) is outside the disk (%llu "
-			   "sectors)", nr, (unsigned long long)start,
-			   (unsigned long long)(start + count - 1), (unsigned long long)disk_sectors);
+		ext2_error(sbi,
+			   "partition %d (sectors %llu-%llu) is outside the disk (%llu "
+			   "sectors)",
+			   nr, (unsigned long long)start, (unsigned long long)(start + count - 1),
+			   (unsigned long long)disk_sectors);
 		return -EFSCORRUPTED;
 	}
 	/* Each block of up to 4 KiB must sit inside one page of the disk's cache. */
 	if (start % (PAGE_SIZE / SECTOR_SIZE)) {
-		ext2_error(sbi, "partition %d starts at sector %llu, not 4 KiB aligned: unsupported",
-			   nr, (unsigned long long)start);
+		ext2_error(sbi,
+			   "partition %d starts at sector %llu, not 4 KiB aligned: unsupported", nr,
+			   (unsigned long long)start);
 		return -EOPNOTSUPP;
 	}
 	return 0;

@@ -22,14 +22,14 @@
 
 /* Linux's name for "the on-disk structure is corrupt"; newlib has no EUCLEAN. */
 #ifdef EUCLEAN
-#define EFSCORRUPTED	EUCLEAN
+#define EFSCORRUPTED EUCLEAN
 #else
-#define EFSCORRUPTED	EBADMSG
+#define EFSCORRUPTED EBADMSG
 #endif
 
 struct ext2_sb_info {
-	struct super_block sb;		/* sb.s_fs_info points back here */
-	struct ext2_super_block es;	/* the validated primary superblock */
+	struct super_block sb;	    /* sb.s_fs_info points back here */
+	struct ext2_super_block es; /* the validated primary superblock */
 
 	/* Geometry derived from the superblock by ext2_validate_super(). */
 	uint32_t s_blocks_count;
@@ -39,21 +39,21 @@ struct ext2_sb_info {
 	uint32_t s_inodes_per_group;
 	uint32_t s_groups_count;
 	uint32_t s_desc_per_block;
-	uint32_t s_gdb_count;		/* blocks of the group descriptor table */
+	uint32_t s_gdb_count; /* blocks of the group descriptor table */
 	uint32_t s_inode_size;
 	uint32_t s_first_ino;
-	uint32_t s_itb_per_group;	/* inode table blocks per group */
-	uint32_t s_addr_per_block;	/* block numbers per indirect block */
+	uint32_t s_itb_per_group;  /* inode table blocks per group */
+	uint32_t s_addr_per_block; /* block numbers per indirect block */
 	unsigned int s_addr_per_block_bits;
-	uint64_t s_max_bytes;		/* largest file the block map can address */
+	uint64_t s_max_bytes; /* largest file the block map can address */
 	uint32_t s_feature_compat, s_feature_incompat, s_feature_ro_compat;
-	bool s_has_filetype;		/* dirents carry file_type */
-	bool s_flex_bg;			/* group metadata may live in other groups */
+	bool s_has_filetype; /* dirents carry file_type */
+	bool s_flex_bg;	     /* group metadata may live in other groups */
 
-	bool s_quiet;			/* fuzzing: do not print errors */
-	char s_last_error[160];		/* the last error line, for callers and tests */
-	unsigned long s_errors;		/* errors reported since mount */
-	struct list_head s_inodes;	/* the inode cache */
+	bool s_quiet;		   /* fuzzing: do not print errors */
+	char s_last_error[160];	   /* the last error line, for callers and tests */
+	unsigned long s_errors;	   /* errors reported since mount */
+	struct list_head s_inodes; /* the inode cache */
 };
 
 static inline struct ext2_sb_info *EXT2_SB(struct super_block *sb)
@@ -64,9 +64,9 @@ static inline struct ext2_sb_info *EXT2_SB(struct super_block *sb)
 /* The in-memory inode: the VFS part and a validated copy of the disk inode. */
 struct ext2_inode_info {
 	struct inode vfs_inode;
-	struct ext2_inode raw;		/* the 128-byte base, validated */
-	struct list_head i_list;	/* ext2_sb_info.s_inodes */
-	char *i_name;			/* path it was first opened by (mapping name) */
+	struct ext2_inode raw;	 /* the 128-byte base, validated */
+	struct list_head i_list; /* ext2_sb_info.s_inodes */
+	char *i_name;		 /* path it was first opened by (mapping name) */
 };
 
 static inline struct ext2_inode_info *EXT2_I(struct inode *inode)
@@ -94,8 +94,7 @@ int ext2_validate_group_desc(struct ext2_sb_info *sbi, uint32_t group,
  * it must lie in [s_first_data_block, s_blocks_count). Block 0 is not
  * valid here: callers treat 0 as a hole before asking.
  */
-int ext2_validate_block(struct ext2_sb_info *sbi, uint32_t blk, uint32_t ino,
-			const char *what);
+int ext2_validate_block(struct ext2_sb_info *sbi, uint32_t blk, uint32_t ino, const char *what);
 /* An inode number found in directory @dir (0: not from a directory). */
 int ext2_validate_ino(struct ext2_sb_info *sbi, uint32_t ino, uint32_t dir);
 /* The inode @ino as read from its table: @raw holds s_inode_size bytes. */
@@ -103,11 +102,11 @@ int ext2_validate_inode(struct ext2_sb_info *sbi, uint32_t ino, const void *raw)
 
 /* A directory entry, decoded after validation. */
 struct ext2_dirent {
-	uint32_t inode;			/* 0: unused slot */
+	uint32_t inode; /* 0: unused slot */
 	uint16_t rec_len;
 	uint16_t name_len;
-	uint8_t file_type;		/* EXT2_FT_*, EXT2_FT_UNKNOWN without filetype */
-	const char *name;		/* inside the directory block */
+	uint8_t file_type; /* EXT2_FT_*, EXT2_FT_UNKNOWN without filetype */
+	const char *name;  /* inside the directory block */
 };
 struct ext2_buf;
 /*
@@ -125,8 +124,7 @@ int ext2_validate_dirent(struct ext2_sb_info *sbi, uint32_t dir, uint32_t lblk,
  * the return value is the depth (1 direct ... 4 triple indirect), or
  * -EFBIG past triple indirect.
  */
-int ext2_block_to_path(struct ext2_sb_info *sbi, uint32_t ino, uint64_t lblk,
-		       uint32_t offsets[4]);
+int ext2_block_to_path(struct ext2_sb_info *sbi, uint32_t ino, uint64_t lblk, uint32_t offsets[4]);
 
 /* One MBR partition entry of a disk with @disk_sectors sectors (1-based @nr). */
 int ext2_validate_partition(struct ext2_sb_info *sbi, int nr, const struct mbr_partition *p,
@@ -136,7 +134,7 @@ int ext2_validate_partition(struct ext2_sb_info *sbi, int nr, const struct mbr_p
 
 /* A metadata block held in the block device's page cache. */
 struct ext2_buf {
-	struct page *page;		/* holds a reference while in use */
+	struct page *page; /* holds a reference while in use */
 	const uint8_t *data;
 	uint32_t blk;
 };
@@ -182,7 +180,7 @@ static inline loff_t ext2_isize(const struct ext2_inode *raw)
 	/* i_size_high is i_dir_acl for directories before large_dir. */
 	if (EXT2_ISREG(le16_to_cpu(raw->i_mode)))
 		size |= (uint64_t)le32_to_cpu(raw->i_size_high) << 32;
-	return (loff_t)size;	/* above 2^63: negative, refused by the validator */
+	return (loff_t)size; /* above 2^63: negative, refused by the validator */
 }
 
 /*
@@ -190,11 +188,11 @@ static inline loff_t ext2_isize(const struct ext2_inode *raw)
  * consecutive bmap calls reads each indirect block once.
  */
 struct ext2_bmap_ctx {
-	struct ext2_buf ind[3];		/* levels 1-3 below i_block[] */
+	struct ext2_buf ind[3]; /* levels 1-3 below i_block[] */
 };
 static inline void ext2_bmap_init(struct ext2_bmap_ctx *ctx)
 {
-	*ctx = (struct ext2_bmap_ctx){ 0 };
+	*ctx = (struct ext2_bmap_ctx){0};
 }
 void ext2_bmap_release(struct ext2_bmap_ctx *ctx);
 /*
@@ -223,8 +221,8 @@ int ext2_lookup(struct inode *dir, const char *name, size_t len, uint32_t *ino);
 /* Resolve @path to an inode number; @follow: follow a final symlink. */
 int ext2_namei(struct ext2_sb_info *sbi, const char *path, bool follow, uint32_t *ino);
 /* The target of symlink inode @raw into @buf (NUL-terminated); returns its length. */
-int ext2_read_link(struct ext2_sb_info *sbi, uint32_t ino, const struct ext2_inode *raw,
-		   char *buf, size_t len);
+int ext2_read_link(struct ext2_sb_info *sbi, uint32_t ino, const struct ext2_inode *raw, char *buf,
+		   size_t len);
 
 /* --- file pages (fs/ext2-readpages.c) -------------------------------------- */
 

@@ -54,8 +54,10 @@ static int mount_given_root(const char *root)
 	int disk, part;
 
 	if (!parse_root(root, &disk, &part)) {
-		snprintf(why, sizeof(why), "root=%s: expected DISK[:PART], e.g. 0 or 0:1 "
-			 "(partitions 1-4)", root);
+		snprintf(why, sizeof(why),
+			 "root=%s: expected DISK[:PART], e.g. 0 or 0:1 "
+			 "(partitions 1-4)",
+			 root);
 		init_fail(why);
 		return -EINVAL;
 	}
@@ -91,7 +93,7 @@ static int mount_root(void)
 			continue;
 		sb = ext2_mount(bdev, 0, false);
 		if (IS_ERR(sb))
-			return (int)PTR_ERR(sb);	/* the reason was printed */
+			return (int)PTR_ERR(sb); /* the reason was printed */
 		vfs_root = sb;
 		return 0;
 	}

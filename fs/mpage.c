@@ -7,7 +7,7 @@
 
 void mpage_page_start(struct page *page)
 {
-	page->private = 1;	/* the builder's count, dropped by mpage_page_end() */
+	page->private = 1; /* the builder's count, dropped by mpage_page_end() */
 }
 
 static void mpage_page_put(struct page *page)
@@ -17,7 +17,7 @@ static void mpage_page_put(struct page *page)
 	if (!PageError(page))
 		SetPageUptodate(page);
 	unlock_page(page);
-	page_cache_release(page);	/* the I/O reference */
+	page_cache_release(page); /* the I/O reference */
 }
 
 void mpage_page_fail(struct page *page)
@@ -86,10 +86,10 @@ int mpage_add(struct mpage_bio *mb, struct page *page, uint32_t offset, uint32_t
 			mb->next_sector = sector + len / SECTOR_SIZE;
 			return 0;
 		}
-		mpage_submit(mb);	/* full: the piece starts the next bio */
+		mpage_submit(mb); /* full: the piece starts the next bio */
 	}
-	pr_err("%s: bio_add_page refused %u bytes at offset %u of page %lu\n", mb->bdev->name,
-	       len, offset, page->index);
+	pr_err("%s: bio_add_page refused %u bytes at offset %u of page %lu\n", mb->bdev->name, len,
+	       offset, page->index);
 	mpage_page_fail(page);
 	return -EINVAL;
 }

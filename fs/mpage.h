@@ -24,10 +24,10 @@
 
 struct mpage_bio {
 	struct block_device *bdev;
-	struct bio *bio;		/* being filled, not yet submitted */
-	sector_t next_sector;		/* the sector that would extend it */
-	unsigned int vecs_hint;		/* pages still to come: sizes the next bio */
-	unsigned long nr_bios;		/* bios submitted (for tests) */
+	struct bio *bio;	/* being filled, not yet submitted */
+	sector_t next_sector;	/* the sector that would extend it */
+	unsigned int vecs_hint; /* pages still to come: sizes the next bio */
+	unsigned long nr_bios;	/* bios submitted (for tests) */
 };
 
 void mpage_page_start(struct page *page);
@@ -39,6 +39,9 @@ void mpage_page_fail(struct page *page);
 void mpage_page_end(struct page *page);
 /* Submit the bio being filled, if any: at a hole, and after the last page. */
 void mpage_submit(struct mpage_bio *mb);
-static inline void mpage_break(struct mpage_bio *mb) { mpage_submit(mb); }
+static inline void mpage_break(struct mpage_bio *mb)
+{
+	mpage_submit(mb);
+}
 
 #endif

@@ -14,9 +14,9 @@
 struct super_block *vfs_root;
 
 static const char *const ftype_names[] = {
-	[VFS_FT_UNKNOWN] = "unknown", [VFS_FT_REG] = "file", [VFS_FT_DIR] = "dir",
-	[VFS_FT_CHR] = "chardev", [VFS_FT_BLK] = "blockdev", [VFS_FT_FIFO] = "fifo",
-	[VFS_FT_SOCK] = "socket", [VFS_FT_LNK] = "symlink",
+	[VFS_FT_UNKNOWN] = "unknown", [VFS_FT_REG] = "file",	 [VFS_FT_DIR] = "dir",
+	[VFS_FT_CHR] = "chardev",     [VFS_FT_BLK] = "blockdev", [VFS_FT_FIFO] = "fifo",
+	[VFS_FT_SOCK] = "socket",     [VFS_FT_LNK] = "symlink",
 };
 
 const char *vfs_ftype_name(unsigned int ftype)
@@ -27,14 +27,22 @@ const char *vfs_ftype_name(unsigned int ftype)
 unsigned int vfs_mode_ftype(uint16_t mode)
 {
 	switch (mode & S_IFMT_EXT2) {
-	case EXT2_S_IFREG: return VFS_FT_REG;
-	case EXT2_S_IFDIR: return VFS_FT_DIR;
-	case EXT2_S_IFCHR: return VFS_FT_CHR;
-	case EXT2_S_IFBLK: return VFS_FT_BLK;
-	case EXT2_S_IFIFO: return VFS_FT_FIFO;
-	case EXT2_S_IFSOCK: return VFS_FT_SOCK;
-	case EXT2_S_IFLNK: return VFS_FT_LNK;
-	default: return VFS_FT_UNKNOWN;
+	case EXT2_S_IFREG:
+		return VFS_FT_REG;
+	case EXT2_S_IFDIR:
+		return VFS_FT_DIR;
+	case EXT2_S_IFCHR:
+		return VFS_FT_CHR;
+	case EXT2_S_IFBLK:
+		return VFS_FT_BLK;
+	case EXT2_S_IFIFO:
+		return VFS_FT_FIFO;
+	case EXT2_S_IFSOCK:
+		return VFS_FT_SOCK;
+	case EXT2_S_IFLNK:
+		return VFS_FT_LNK;
+	default:
+		return VFS_FT_UNKNOWN;
 	}
 }
 

@@ -25,11 +25,11 @@ struct block_device;
 
 struct inode {
 	uint32_t i_ino;
-	uint16_t i_mode;		/* ext2 mode bits: type and permissions */
+	uint16_t i_mode; /* ext2 mode bits: type and permissions */
 	loff_t i_size;
 	struct super_block *i_sb;
-	struct address_space i_data;	/* the file's page cache */
-	void *i_private;		/* the filesystem's per-inode data */
+	struct address_space i_data; /* the file's page cache */
+	void *i_private;	     /* the filesystem's per-inode data */
 	int i_count;
 };
 
@@ -44,20 +44,26 @@ struct file {
 /* A mounted filesystem: where it lives and its block size. */
 struct super_block {
 	struct block_device *s_bdev;
-	uint64_t s_start;		/* byte offset of the filesystem on s_bdev */
-	uint64_t s_bytes;		/* size of the disk or partition holding it */
+	uint64_t s_start; /* byte offset of the filesystem on s_bdev */
+	uint64_t s_bytes; /* size of the disk or partition holding it */
 	unsigned long s_blocksize;
 	unsigned int s_blocksize_bits;
-	char s_id[24];			/* "sda" or "sda1", for messages */
-	void *s_fs_info;		/* struct ext2_sb_info */
+	char s_id[24];	 /* "sda" or "sda1", for messages */
+	void *s_fs_info; /* struct ext2_sb_info */
 };
 
 /* File types as readdir reports them (the ext2 dirent file_type values). */
 enum vfs_ftype {
-	VFS_FT_UNKNOWN, VFS_FT_REG, VFS_FT_DIR, VFS_FT_CHR, VFS_FT_BLK,
-	VFS_FT_FIFO, VFS_FT_SOCK, VFS_FT_LNK,
+	VFS_FT_UNKNOWN,
+	VFS_FT_REG,
+	VFS_FT_DIR,
+	VFS_FT_CHR,
+	VFS_FT_BLK,
+	VFS_FT_FIFO,
+	VFS_FT_SOCK,
+	VFS_FT_LNK,
 };
-const char *vfs_ftype_name(unsigned int ftype);	/* "file", "dir", ... */
+const char *vfs_ftype_name(unsigned int ftype); /* "file", "dir", ... */
 unsigned int vfs_mode_ftype(uint16_t mode);
 
 struct kstat {
@@ -66,13 +72,13 @@ struct kstat {
 	uint16_t nlink;
 	uint16_t uid, gid;
 	loff_t size;
-	uint64_t blocks;		/* 512-byte sectors allocated, as st_blocks */
-	uint32_t atime, mtime, ctime;	/* seconds since the epoch */
-	uint32_t flags;			/* ext2 i_flags */
+	uint64_t blocks;	      /* 512-byte sectors allocated, as st_blocks */
+	uint32_t atime, mtime, ctime; /* seconds since the epoch */
+	uint32_t flags;		      /* ext2 i_flags */
 };
 
-#define VFS_MAX_SYMLINKS	8	/* symlinks followed in one lookup */
-#define VFS_PATH_MAX		4096
+#define VFS_MAX_SYMLINKS 8 /* symlinks followed in one lookup */
+#define VFS_PATH_MAX	 4096
 
 /* The mounted root filesystem, or NULL (set by fs/mount.c at boot). */
 extern struct super_block *vfs_root;
@@ -90,8 +96,8 @@ ssize_t vfs_pread(struct file *filp, void *buf, size_t count, loff_t pos);
  * (f_pos then points at that entry). Returns 0 at the end, or -errno for a
  * corrupt directory (the error names the directory inode and block).
  */
-typedef int (*filldir_t)(void *ctx, const char *name, unsigned int namelen,
-			 uint32_t ino, unsigned int ftype);
+typedef int (*filldir_t)(void *ctx, const char *name, unsigned int namelen, uint32_t ino,
+			 unsigned int ftype);
 int vfs_readdir(struct file *dir, filldir_t filldir, void *ctx);
 
 /* stat(2) follows a final symlink, lstat(2) does not. */

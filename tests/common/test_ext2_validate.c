@@ -44,8 +44,8 @@ static void make_super(uint32_t log, uint32_t groups)
 	es.s_free_inodes_count = 500;
 	es.s_state = EXT2_VALID_FS;
 	es.s_feature_incompat = EXT2_FEATURE_INCOMPAT_FILETYPE;
-	es.s_feature_ro_compat = EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER |
-				 EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+	es.s_feature_ro_compat =
+		EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER | EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
 	es.s_feature_compat = EXT2_FEATURE_COMPAT_DIR_INDEX | EXT2_FEATURE_COMPAT_EXT_ATTR;
 	dev_bytes = (uint64_t)es.s_blocks_count * bs;
 }
@@ -61,11 +61,11 @@ static bool said(const char *what)
 	return strstr(sbi.s_last_error, what) != NULL;
 }
 
-#define KT_EXPECT_SAID(t, what)                                                  \
-	do {                                                                     \
-		if (!said(what))                                                 \
-			KT_FAIL(t, "error \"%s\" does not mention \"%s\"",       \
-				sbi.s_last_error, what);                         \
+#define KT_EXPECT_SAID(t, what)                                                              \
+	do {                                                                                 \
+		if (!said(what))                                                             \
+			KT_FAIL(t, "error \"%s\" does not mention \"%s\"", sbi.s_last_error, \
+				what);                                                       \
 	} while (0)
 
 /* --- superblock ------------------------------------------------------------- */
@@ -79,7 +79,7 @@ static void test_super_valid(struct ktest *t)
 	KT_EXPECT_EQ(t, sbi.s_groups_count, 4);
 	KT_EXPECT_EQ(t, sbi.s_desc_per_block, 32);
 	KT_EXPECT_EQ(t, sbi.s_gdb_count, 1);
-	KT_EXPECT_EQ(t, sbi.s_itb_per_group, 32);	/* 256 inodes x 128 bytes */
+	KT_EXPECT_EQ(t, sbi.s_itb_per_group, 32); /* 256 inodes x 128 bytes */
 	KT_EXPECT_EQ(t, sbi.s_addr_per_block, 256);
 	KT_EXPECT_TRUE(t, sbi.s_has_filetype);
 	/* 12 + 256 + 256^2 + 256^3 blocks of 1 KiB */
@@ -129,7 +129,7 @@ static void test_super_revision(struct ktest *t)
 static void test_super_block_size(struct ktest *t)
 {
 	make_super(0, 4);
-	es.s_log_block_size = es.s_log_frag_size = 3;	/* 8 KiB: valid ext4, too big here */
+	es.s_log_block_size = es.s_log_frag_size = 3; /* 8 KiB: valid ext4, too big here */
 	KT_EXPECT_EQ(t, check_super(), -EOPNOTSUPP);
 	KT_EXPECT_SAID(t, "above 4 KiB");
 	es.s_log_block_size = es.s_log_frag_size = 40;
@@ -144,10 +144,10 @@ static void test_super_block_size(struct ktest *t)
 
 static void test_super_inode_size(struct ktest *t)
 {
-	static const uint16_t bad[] = { 0, 64, 100, 192, 2048 };
+	static const uint16_t bad[] = {0, 64, 100, 192, 2048};
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
-		make_super(0, 4);		/* 1 KiB blocks: 2048 is too big */
+		make_super(0, 4); /* 1 KiB blocks: 2048 is too big */
 		es.s_inode_size = bad[i];
 		KT_EXPECT_EQ(t, check_super(), -EFSCORRUPTED);
 		KT_EXPECT_SAID(t, "inode size");
@@ -167,17 +167,20 @@ static void test_super_inode_size(struct ktest *t)
 
 static void test_super_incompat(struct ktest *t)
 {
-	static const struct { uint32_t bit; const char *name; } refused[] = {
-		{ EXT2_FEATURE_INCOMPAT_COMPRESSION, "compression" },
-		{ EXT3_FEATURE_INCOMPAT_RECOVER, "needs recovery" },
-		{ EXT3_FEATURE_INCOMPAT_JOURNAL_DEV, "journal_dev" },
-		{ EXT2_FEATURE_INCOMPAT_META_BG, "meta_bg" },
-		{ EXT4_FEATURE_INCOMPAT_EXTENTS, "extents" },
-		{ EXT4_FEATURE_INCOMPAT_64BIT, "64bit" },
-		{ EXT4_FEATURE_INCOMPAT_INLINE_DATA, "inline_data" },
-		{ EXT4_FEATURE_INCOMPAT_ENCRYPT, "encrypt" },
-		{ EXT4_FEATURE_INCOMPAT_CASEFOLD, "casefold" },
-		{ 0x40000000, "unknown 0x40000000" },
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} refused[] = {
+		{EXT2_FEATURE_INCOMPAT_COMPRESSION, "compression"},
+		{EXT3_FEATURE_INCOMPAT_RECOVER, "needs recovery"},
+		{EXT3_FEATURE_INCOMPAT_JOURNAL_DEV, "journal_dev"},
+		{EXT2_FEATURE_INCOMPAT_META_BG, "meta_bg"},
+		{EXT4_FEATURE_INCOMPAT_EXTENTS, "extents"},
+		{EXT4_FEATURE_INCOMPAT_64BIT, "64bit"},
+		{EXT4_FEATURE_INCOMPAT_INLINE_DATA, "inline_data"},
+		{EXT4_FEATURE_INCOMPAT_ENCRYPT, "encrypt"},
+		{EXT4_FEATURE_INCOMPAT_CASEFOLD, "casefold"},
+		{0x40000000, "unknown 0x40000000"},
 	};
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(refused); i++) {
@@ -250,7 +253,7 @@ static void test_super_groups(struct ktest *t)
 	KT_EXPECT_EQ(t, check_super(), -EFSCORRUPTED);
 	KT_EXPECT_SAID(t, "blocks per group 0");
 	make_super(0, 4);
-	es.s_blocks_per_group = es.s_frags_per_group = 8 * 1024 + 8;	/* > bits in a bitmap */
+	es.s_blocks_per_group = es.s_frags_per_group = 8 * 1024 + 8; /* > bits in a bitmap */
 	KT_EXPECT_EQ(t, check_super(), -EFSCORRUPTED);
 	make_super(0, 4);
 	es.s_frags_per_group = 4096;
@@ -285,10 +288,10 @@ static void test_super_groups(struct ktest *t)
 	make_super(0, 4);
 	es.s_inodes_per_group = 8192;
 	es.s_inodes_count = 4 * 8192;
-	es.s_inode_size = 1024;			/* 8192 table blocks in 8192-block groups */
+	es.s_inode_size = 1024; /* 8192 table blocks in 8192-block groups */
 	KT_EXPECT_EQ(t, check_super(), -EFSCORRUPTED);
 	KT_EXPECT_SAID(t, "inode table");
-	es.s_feature_incompat |= EXT4_FEATURE_INCOMPAT_FLEX_BG;	/* may live elsewhere */
+	es.s_feature_incompat |= EXT4_FEATURE_INCOMPAT_FLEX_BG; /* may live elsewhere */
 	KT_EXPECT_EQ(t, check_super(), 0);
 }
 
@@ -306,8 +309,7 @@ static void test_super_counts(struct ktest *t)
 	KT_EXPECT_EQ(t, check_super(), -EFSCORRUPTED);
 }
 
-KTEST_SUITE(ext2_super, NULL,
-	    KTEST_CASE(test_super_valid), KTEST_CASE(test_super_magic),
+KTEST_SUITE(ext2_super, NULL, KTEST_CASE(test_super_valid), KTEST_CASE(test_super_magic),
 	    KTEST_CASE(test_super_revision), KTEST_CASE(test_super_block_size),
 	    KTEST_CASE(test_super_inode_size), KTEST_CASE(test_super_incompat),
 	    KTEST_CASE(test_super_ro_compat), KTEST_CASE(test_super_first_data_block),
@@ -324,9 +326,12 @@ static struct ext2_group_desc good_gd(uint32_t g)
 	uint32_t meta = g == 0 ? first + 2 : first + 3;
 
 	return (struct ext2_group_desc){
-		.bg_block_bitmap = meta, .bg_inode_bitmap = meta + 1,
-		.bg_inode_table = meta + 2, .bg_free_blocks_count = 100,
-		.bg_free_inodes_count = 200, .bg_used_dirs_count = 2,
+		.bg_block_bitmap = meta,
+		.bg_inode_bitmap = meta + 1,
+		.bg_inode_table = meta + 2,
+		.bg_free_blocks_count = 100,
+		.bg_free_inodes_count = 200,
+		.bg_used_dirs_count = 2,
 	};
 }
 
@@ -366,7 +371,7 @@ static void test_gd_outside_group(struct ktest *t)
 	make_super(0, 4);
 	KT_ASSERT_EQ(t, check_super(), 0);
 	gd = good_gd(1);
-	gd.bg_block_bitmap = good_gd(2).bg_block_bitmap;	/* in another group */
+	gd.bg_block_bitmap = good_gd(2).bg_block_bitmap; /* in another group */
 	KT_EXPECT_EQ(t, ext2_validate_group_desc(&sbi, 1, &gd), -EFSCORRUPTED);
 	KT_EXPECT_SAID(t, "group 1: block bitmap");
 	gd = good_gd(1);
@@ -374,10 +379,10 @@ static void test_gd_outside_group(struct ktest *t)
 	KT_EXPECT_EQ(t, ext2_validate_group_desc(&sbi, 1, &gd), -EFSCORRUPTED);
 	KT_EXPECT_SAID(t, "inode bitmap at block 0");
 	gd = good_gd(1);
-	gd.bg_inode_table = 1 + 2 * 8192 - 10;	/* runs into group 2 */
+	gd.bg_inode_table = 1 + 2 * 8192 - 10; /* runs into group 2 */
 	KT_EXPECT_EQ(t, ext2_validate_group_desc(&sbi, 1, &gd), -EFSCORRUPTED);
 	gd = good_gd(1);
-	gd.bg_inode_table = 0xfffffff0u;	/* the end would wrap in 32 bits */
+	gd.bg_inode_table = 0xfffffff0u; /* the end would wrap in 32 bits */
 	KT_EXPECT_EQ(t, ext2_validate_group_desc(&sbi, 1, &gd), -EFSCORRUPTED);
 
 	/* flex_bg: anywhere in the filesystem is fine... */
@@ -414,8 +419,7 @@ static void test_gd_counts(struct ktest *t)
 	KT_EXPECT_EQ(t, ext2_validate_group_desc(&sbi, 2, &gd), -EFSCORRUPTED);
 }
 
-KTEST_SUITE(ext2_group_desc, NULL,
-	    KTEST_CASE(test_gd_valid), KTEST_CASE(test_gd_index),
+KTEST_SUITE(ext2_group_desc, NULL, KTEST_CASE(test_gd_valid), KTEST_CASE(test_gd_index),
 	    KTEST_CASE(test_gd_outside_group), KTEST_CASE(test_gd_counts));
 
 /* --- block and inode numbers ------------------------------------------------------ */
@@ -433,7 +437,7 @@ static void test_block_numbers(struct ktest *t)
 	KT_EXPECT_EQ(t, ext2_validate_block(&sbi, 0xffffffffu, 0, "metadata"), -EFSCORRUPTED);
 	KT_EXPECT_SAID(t, "metadata block 4294967295");
 
-	make_super(2, 4);		/* 4 KiB: block 0 holds the superblock */
+	make_super(2, 4); /* 4 KiB: block 0 holds the superblock */
 	KT_ASSERT_EQ(t, check_super(), 0);
 	KT_EXPECT_EQ(t, ext2_validate_block(&sbi, 0, 0, "metadata"), 0);
 }
@@ -464,25 +468,25 @@ static void test_block_to_path(struct ktest *t)
 		int depth;
 		uint32_t off[4];
 	} cases[] = {
-		{ 0, 0, 1, { 0 } },
-		{ 0, 11, 1, { 11 } },
-		{ 0, 12, 2, { 12, 0 } },
-		{ 0, 12 + 255, 2, { 12, 255 } },
-		{ 0, 12 + 256, 3, { 13, 0, 0 } },
-		{ 0, 12 + 256 + 256 + 3, 3, { 13, 1, 3 } },
-		{ 0, 12 + 256 + 65536 - 1, 3, { 13, 255, 255 } },
-		{ 0, 12 + 256 + 65536, 4, { 14, 0, 0, 0 } },
-		{ 0, 12 + 256 + 65536 + 65536 + 257, 4, { 14, 1, 1, 1 } },
-		{ 0, 12 + 256 + 65536 + 16777216 - 1, 4, { 14, 255, 255, 255 } },
-		{ 0, 12 + 256 + 65536 + 16777216, -EFBIG, { 0 } },
-		{ 2, 12 + 1023, 2, { 12, 1023 } },
-		{ 2, 12 + 1024 + 1024 * 1024, 4, { 14, 0, 0, 0 } },
-		{ 2, 12 + 1024 + 1048576 + 1073741824ULL, -EFBIG, { 0 } },
-		{ 2, ~0ULL, -EFBIG, { 0 } },
+		{0, 0, 1, {0}},
+		{0, 11, 1, {11}},
+		{0, 12, 2, {12, 0}},
+		{0, 12 + 255, 2, {12, 255}},
+		{0, 12 + 256, 3, {13, 0, 0}},
+		{0, 12 + 256 + 256 + 3, 3, {13, 1, 3}},
+		{0, 12 + 256 + 65536 - 1, 3, {13, 255, 255}},
+		{0, 12 + 256 + 65536, 4, {14, 0, 0, 0}},
+		{0, 12 + 256 + 65536 + 65536 + 257, 4, {14, 1, 1, 1}},
+		{0, 12 + 256 + 65536 + 16777216 - 1, 4, {14, 255, 255, 255}},
+		{0, 12 + 256 + 65536 + 16777216, -EFBIG, {0}},
+		{2, 12 + 1023, 2, {12, 1023}},
+		{2, 12 + 1024 + 1024 * 1024, 4, {14, 0, 0, 0}},
+		{2, 12 + 1024 + 1048576 + 1073741824ULL, -EFBIG, {0}},
+		{2, ~0ULL, -EFBIG, {0}},
 	};
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
-		uint32_t off[4] = { 0 };
+		uint32_t off[4] = {0};
 		int depth;
 
 		make_super(cases[i].log, 2);
@@ -497,8 +501,7 @@ static void test_block_to_path(struct ktest *t)
 
 static void test_partition(struct ktest *t)
 {
-	struct mbr_partition p = { .sys_ind = MBR_TYPE_LINUX, .start_sect = 2048,
-				   .nr_sects = 4096 };
+	struct mbr_partition p = {.sys_ind = MBR_TYPE_LINUX, .start_sect = 2048, .nr_sects = 4096};
 
 	make_super(0, 4);
 	KT_EXPECT_EQ(t, ext2_validate_partition(&sbi, 1, &p, 8192), 0);
@@ -509,17 +512,15 @@ static void test_partition(struct ktest *t)
 	KT_EXPECT_SAID(t, "not 4 KiB aligned");
 	p.start_sect = 0;
 	KT_EXPECT_EQ(t, ext2_validate_partition(&sbi, 2, &p, 8192), -EFSCORRUPTED);
-	p.start_sect = 0xfffff000u;	/* start + count past 2^32 sectors */
+	p.start_sect = 0xfffff000u; /* start + count past 2^32 sectors */
 	KT_EXPECT_EQ(t, ext2_validate_partition(&sbi, 2, &p, 1ULL << 40), 0);
-	KT_EXPECT_EQ(t, ext2_validate_partition(&sbi, 2, &p, 0xfffff000ULL + 4095),
-		     -EFSCORRUPTED);
+	KT_EXPECT_EQ(t, ext2_validate_partition(&sbi, 2, &p, 0xfffff000ULL + 4095), -EFSCORRUPTED);
 	p.nr_sects = 0;
 	KT_EXPECT_EQ(t, ext2_validate_partition(&sbi, 3, &p, 8192), -ENOENT);
 	KT_EXPECT_SAID(t, "partition 3 is empty");
 }
 
-KTEST_SUITE(ext2_numbers, NULL,
-	    KTEST_CASE(test_block_numbers), KTEST_CASE(test_inode_numbers),
+KTEST_SUITE(ext2_numbers, NULL, KTEST_CASE(test_block_numbers), KTEST_CASE(test_inode_numbers),
 	    KTEST_CASE(test_block_to_path), KTEST_CASE(test_partition));
 
 /* --- inodes --------------------------------------------------------------------- */
@@ -546,8 +547,8 @@ static int check_inode(void)
 
 static void test_inode_valid(struct ktest *t)
 {
-	static const uint16_t types[] = { EXT2_S_IFREG, EXT2_S_IFDIR, EXT2_S_IFCHR,
-					  EXT2_S_IFBLK, EXT2_S_IFIFO, EXT2_S_IFSOCK };
+	static const uint16_t types[] = {EXT2_S_IFREG, EXT2_S_IFDIR, EXT2_S_IFCHR,
+					 EXT2_S_IFBLK, EXT2_S_IFIFO, EXT2_S_IFSOCK};
 
 	make_super(0, 4);
 	KT_ASSERT_EQ(t, check_super(), 0);
@@ -589,11 +590,14 @@ static void test_inode_unused(struct ktest *t)
 
 static void test_inode_flags(struct ktest *t)
 {
-	static const struct { uint32_t flag; const char *name; } refused[] = {
-		{ EXT4_EXTENTS_FL, "extents" },
-		{ EXT4_INLINE_DATA_FL, "inline data" },
-		{ EXT4_ENCRYPT_FL, "encrypted" },
-		{ EXT2_COMPRBLK_FL, "compressed" },
+	static const struct {
+		uint32_t flag;
+		const char *name;
+	} refused[] = {
+		{EXT4_EXTENTS_FL, "extents"},
+		{EXT4_INLINE_DATA_FL, "inline data"},
+		{EXT4_ENCRYPT_FL, "encrypted"},
+		{EXT2_COMPRBLK_FL, "compressed"},
 	};
 
 	make_super(0, 4);
@@ -605,7 +609,7 @@ static void test_inode_flags(struct ktest *t)
 		KT_EXPECT_SAID(t, refused[i].name);
 	}
 	make_inode(EXT2_S_IFDIR, 1024);
-	raw->i_flags = EXT2_INDEX_FL;		/* htree: read linearly */
+	raw->i_flags = EXT2_INDEX_FL; /* htree: read linearly */
 	KT_EXPECT_EQ(t, check_inode(), 0);
 }
 
@@ -613,7 +617,7 @@ static void test_inode_extra_isize(struct ktest *t)
 {
 	struct ext2_inode_large_tail *tail = (void *)(inode_buf + 128);
 
-	make_super(2, 2);			/* 256-byte inodes */
+	make_super(2, 2); /* 256-byte inodes */
 	KT_ASSERT_EQ(t, check_super(), 0);
 	make_inode(EXT2_S_IFREG, 10);
 	tail->i_extra_isize = 32;
@@ -636,7 +640,7 @@ static void test_inode_size(struct ktest *t)
 	make_inode(EXT2_S_IFREG, sbi.s_max_bytes + 1);
 	KT_EXPECT_EQ(t, check_inode(), -EFSCORRUPTED);
 	KT_EXPECT_SAID(t, "beyond what the block map addresses");
-	make_inode(EXT2_S_IFREG, 1ULL << 63);	/* negative as loff_t */
+	make_inode(EXT2_S_IFREG, 1ULL << 63); /* negative as loff_t */
 	KT_EXPECT_EQ(t, check_inode(), -EFSCORRUPTED);
 
 	make_inode(EXT2_S_IFDIR, 0);
@@ -682,18 +686,17 @@ static void test_inode_symlink(struct ktest *t)
 	KT_EXPECT_EQ(t, check_inode(), -EFSCORRUPTED);
 }
 
-KTEST_SUITE(ext2_inode, NULL,
-	    KTEST_CASE(test_inode_valid), KTEST_CASE(test_inode_unused),
+KTEST_SUITE(ext2_inode, NULL, KTEST_CASE(test_inode_valid), KTEST_CASE(test_inode_unused),
 	    KTEST_CASE(test_inode_flags), KTEST_CASE(test_inode_extra_isize),
 	    KTEST_CASE(test_inode_size), KTEST_CASE(test_inode_symlink));
 
 /* --- directory entries ------------------------------------------------------------- */
 
 static uint8_t dir_block[1024];
-static const struct ext2_buf dir_bh = { .page = NULL, .data = dir_block, .blk = 77 };
+static const struct ext2_buf dir_bh = {.page = NULL, .data = dir_block, .blk = 77};
 
-static void put_dirent(uint32_t off, uint32_t ino, uint16_t rec_len, uint8_t name_len,
-		       uint8_t type, const char *name)
+static void put_dirent(uint32_t off, uint32_t ino, uint16_t rec_len, uint8_t name_len, uint8_t type,
+		       const char *name)
 {
 	struct ext2_dir_entry_2 *d = (void *)(dir_block + off);
 
@@ -756,7 +759,7 @@ static void test_dirent_rec_len(struct ktest *t)
 	KT_EXPECT_EQ(t, check_dirent(24, &de), -EFSCORRUPTED);
 	KT_EXPECT_SAID(t, "rec_len 4 below 8");
 	KT_EXPECT_SAID(t, "directory inode 12, block 77 (logical 3), offset 24");
-	put_dirent(24, 13, 0, 0, 0, "");	/* would never advance */
+	put_dirent(24, 13, 0, 0, 0, ""); /* would never advance */
 	KT_EXPECT_EQ(t, check_dirent(24, &de), -EFSCORRUPTED);
 	put_dirent(24, 13, 998, 5, EXT2_FT_REG_FILE, "hello");
 	KT_EXPECT_EQ(t, check_dirent(24, &de), -EFSCORRUPTED);
@@ -827,12 +830,11 @@ static void test_dirent_rev0(struct ktest *t)
 	KT_ASSERT_EQ(t, check_dirent(24, &de), 0);
 	KT_EXPECT_EQ(t, de.name_len, 5);
 	KT_EXPECT_EQ(t, de.file_type, EXT2_FT_UNKNOWN);
-	put_dirent(24, 13, 1000, 5, 1, "hello");	/* name_len 261 */
+	put_dirent(24, 13, 1000, 5, 1, "hello"); /* name_len 261 */
 	KT_EXPECT_EQ(t, check_dirent(24, &de), -EFSCORRUPTED);
 	KT_EXPECT_SAID(t, "name_len 261");
 }
 
-KTEST_SUITE(ext2_dirent, NULL,
-	    KTEST_CASE(test_dirent_valid), KTEST_CASE(test_dirent_rec_len),
+KTEST_SUITE(ext2_dirent, NULL, KTEST_CASE(test_dirent_valid), KTEST_CASE(test_dirent_rec_len),
 	    KTEST_CASE(test_dirent_name), KTEST_CASE(test_dirent_inode),
 	    KTEST_CASE(test_dirent_rev0));

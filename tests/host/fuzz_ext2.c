@@ -22,10 +22,10 @@
 #include "mm/mm.h"
 #include "tests/host/test_ext2_disk.h"
 
-#define WALK_MAX_DEPTH		10
-#define WALK_MAX_ENTRIES	2000	/* per input: corrupt dirs can be huge */
-#define WALK_MAX_DIRS		256
-#define READ_CHUNK		(64 * 1024)
+#define WALK_MAX_DEPTH	 10
+#define WALK_MAX_ENTRIES 2000 /* per input: corrupt dirs can be huge */
+#define WALK_MAX_DIRS	 256
+#define READ_CHUNK	 (64 * 1024)
 
 struct fuzz_stats {
 	bool mounted;
@@ -35,7 +35,7 @@ struct fuzz_stats {
 
 struct walk {
 	struct fuzz_stats *st;
-	uint32_t dirs_seen[WALK_MAX_DIRS];	/* directory inodes entered (loops) */
+	uint32_t dirs_seen[WALK_MAX_DIRS]; /* directory inodes entered (loops) */
 	unsigned int nr_dirs;
 	uint8_t buf[READ_CHUNK];
 };
@@ -43,7 +43,7 @@ struct walk {
 struct dir_entries {
 	unsigned int n;
 	char names[64][EXT2_NAME_LEN + 1];
-	unsigned int more;		/* entries past the 64 kept */
+	unsigned int more; /* entries past the 64 kept */
 };
 
 static int keep_name(void *ctx, const char *name, unsigned int len, uint32_t ino,
@@ -54,7 +54,7 @@ static int keep_name(void *ctx, const char *name, unsigned int len, uint32_t ino
 	(void)ino;
 	(void)ftype;
 	if (de->n + de->more >= WALK_MAX_ENTRIES)
-		return 1;	/* a huge (corrupt) directory: enough of it */
+		return 1; /* a huge (corrupt) directory: enough of it */
 	if (de->n >= ARRAY_SIZE(de->names)) {
 		de->more++;
 		return 0;
@@ -109,7 +109,7 @@ static void walk_dir(struct walk *w, const char *path, int depth)
 	}
 	for (unsigned int i = 0; i < w->nr_dirs; i++) {
 		if (w->dirs_seen[i] == f->f_inode->i_ino) {
-			vfs_close(f);	/* a directory loop (or a hard link to a dir) */
+			vfs_close(f); /* a directory loop (or a hard link to a dir) */
 			return;
 		}
 	}
@@ -130,8 +130,7 @@ static void walk_dir(struct walk *w, const char *path, int depth)
 		if (!strcmp(de->names[i], ".") || !strcmp(de->names[i], ".."))
 			continue;
 		w->st->entries++;
-		snprintf(child, sizeof(child), "%s%s%s", path, path[1] ? "/" : "",
-			 de->names[i]);
+		snprintf(child, sizeof(child), "%s%s%s", path, path[1] ? "/" : "", de->names[i]);
 		if (vfs_lstat(child, &st)) {
 			w->st->errors++;
 			continue;
@@ -243,8 +242,7 @@ static const char *seeds_ready(void)
 	return NULL;
 }
 
-static const char *const seeds[] = { "seed-1k.img", "seed-2k.img", "seed-4k.img",
-				     "seed-rev0.img" };
+static const char *const seeds[] = {"seed-1k.img", "seed-2k.img", "seed-4k.img", "seed-rev0.img"};
 
 static uint8_t *load_seed(struct ktest *t, const char *name, size_t *len)
 {
@@ -282,7 +280,7 @@ static void test_seeds_clean(struct ktest *t)
  */
 static void test_seed_mutations(struct ktest *t)
 {
-	static const uint8_t values[] = { 0x00, 0xff, 0x01, 0x80, 0x7f, 0x0c };
+	static const uint8_t values[] = {0x00, 0xff, 0x01, 0x80, 0x7f, 0x0c};
 	unsigned int mounted = 0, refused = 0, with_errors = 0;
 	uint32_t x = 20070517;
 
@@ -317,5 +315,5 @@ static void test_seed_mutations(struct ktest *t)
 	KT_EXPECT_GT(t, with_errors, 0);
 }
 
-KTEST_SUITE(ext2_fuzz_corpus, seeds_ready,
-	    KTEST_CASE(test_seeds_clean), KTEST_CASE(test_seed_mutations));
+KTEST_SUITE(ext2_fuzz_corpus, seeds_ready, KTEST_CASE(test_seeds_clean),
+	    KTEST_CASE(test_seed_mutations));

@@ -43,7 +43,7 @@ static int disk_queue_rq(struct block_device *bdev, struct request *rq)
 			size_t n = pos < d->len ? min_t(size_t, bv->bv_len, d->len - pos) : 0;
 
 			memcpy(p, d->data + pos, n);
-			memset(p + n, 0, bv->bv_len - n);	/* the rounded-up tail */
+			memset(p + n, 0, bv->bv_len - n); /* the rounded-up tail */
 			sector += bv->bv_len / SECTOR_SIZE;
 		}
 	}
@@ -57,12 +57,12 @@ static int disk_queue_rq(struct block_device *bdev, struct request *rq)
 	return 0;
 }
 
-static const struct blk_queue_ops disk_ops = { .queue_rq = disk_queue_rq };
+static const struct blk_queue_ops disk_ops = {.queue_rq = disk_queue_rq};
 
 static struct block_device *disk_register(void)
 {
 	ext2_disk.bdev.nr_sectors = DIV_ROUND_UP(ext2_disk.len, SECTOR_SIZE);
-	ext2_disk.bdev.max_sectors = 2048;	/* 1 MiB requests, like a SATA disk here */
+	ext2_disk.bdev.max_sectors = 2048; /* 1 MiB requests, like a SATA disk here */
 	ext2_disk.bdev.queue_depth = 32;
 	ext2_disk.bdev.driver_data = &ext2_disk;
 	if (ext2_disk.bdev.nr_sectors == 0 ||
@@ -121,7 +121,7 @@ void ext2_test_disk_done(void)
 		munmap(ext2_disk.map, ext2_disk.map_len);
 	free(copy);
 	copy = NULL;
-	memset(&ext2_disk, 0, sizeof(ext2_disk));	/* fail_from == fail_to: no failures */
+	memset(&ext2_disk, 0, sizeof(ext2_disk)); /* fail_from == fail_to: no failures */
 }
 
 const char *ext2_test_img_dir(void)

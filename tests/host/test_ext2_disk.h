@@ -18,14 +18,14 @@
 struct ext2_test_disk {
 	struct block_device bdev;
 	const uint8_t *data;
-	size_t len;			/* bytes of data; the disk is that, rounded up */
-	void *map;			/* mmap'd image, or NULL */
+	size_t len; /* bytes of data; the disk is that, rounded up */
+	void *map;  /* mmap'd image, or NULL */
 	size_t map_len;
-	unsigned long requests;		/* requests the driver was handed */
-	unsigned long bios;		/* bios inside them */
+	unsigned long requests; /* requests the driver was handed */
+	unsigned long bios;	/* bios inside them */
 	sector_t fail_from, fail_to;
 	unsigned int fail_times;
-	unsigned int failed;		/* requests failed so far */
+	unsigned int failed; /* requests failed so far */
 };
 
 extern struct ext2_test_disk ext2_disk;

@@ -126,7 +126,7 @@ static void check_manifest(struct ktest *t, const char *manifest, size_t bs)
 
 static void test_full_images(struct ktest *t)
 {
-	static const char *const images[] = { "ext2-1k.img", "ext2-2k.img", "ext2-4k.img" };
+	static const char *const images[] = {"ext2-1k.img", "ext2-2k.img", "ext2-4k.img"};
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(images); i++) {
 		struct super_block *sb = mount_img(t, images[i], 0);
@@ -141,9 +141,8 @@ static void test_full_images(struct ktest *t)
 
 static void test_small_variants(struct ktest *t)
 {
-	static const char *const images[] = { "small-1k.img", "small-4k-i128.img",
-					      "small-rev0.img", "small-ext3.img",
-					      "small-flexbg.img" };
+	static const char *const images[] = {"small-1k.img", "small-4k-i128.img", "small-rev0.img",
+					     "small-ext3.img", "small-flexbg.img"};
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(images); i++) {
 		struct super_block *sb = mount_img(t, images[i], 0);
@@ -212,8 +211,7 @@ struct names {
 	unsigned int dots, other;
 };
 
-static int collect(void *ctx, const char *name, unsigned int len, uint32_t ino,
-		   unsigned int ftype)
+static int collect(void *ctx, const char *name, unsigned int len, uint32_t ino, unsigned int ftype)
 {
 	struct names *nm = ctx;
 	unsigned int i;
@@ -223,8 +221,8 @@ static int collect(void *ctx, const char *name, unsigned int len, uint32_t ino,
 		return 1;
 	if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
 		nm->dots++;
-	else if (len == 9 && sscanf(name, "file-%4u", &i) == 1 && i < 1000 &&
-		 ftype == VFS_FT_REG && ino > EXT2_GOOD_OLD_FIRST_INO)
+	else if (len == 9 && sscanf(name, "file-%4u", &i) == 1 && i < 1000 && ftype == VFS_FT_REG &&
+		 ino > EXT2_GOOD_OLD_FIRST_INO)
 		nm->seen[i]++;
 	else
 		nm->other++;
@@ -234,7 +232,7 @@ static int collect(void *ctx, const char *name, unsigned int len, uint32_t ino,
 
 static void check_dir1000(struct ktest *t, unsigned int stop_every)
 {
-	struct names nm = { .stop_every = stop_every };
+	struct names nm = {.stop_every = stop_every};
 	struct file *f;
 	int err, calls = 0;
 
@@ -272,7 +270,7 @@ static void test_readdir(struct ktest *t)
 	/* readdir needs a directory, read needs a file */
 	f = vfs_open("/small.txt", &err);
 	KT_ASSERT_TRUE(t, f != NULL);
-	KT_EXPECT_EQ(t, vfs_readdir(f, collect, &(struct names){ 0 }), -ENOTDIR);
+	KT_EXPECT_EQ(t, vfs_readdir(f, collect, &(struct names){0}), -ENOTDIR);
 	vfs_close(f);
 	f = vfs_open("/nest", &err);
 	KT_ASSERT_TRUE(t, f != NULL);
@@ -283,24 +281,27 @@ static void test_readdir(struct ktest *t)
 
 static void test_lookup(struct ktest *t)
 {
-	static const struct { const char *path; int err; } cases[] = {
-		{ "/", 0 },
-		{ "//nest///a/", 0 },
-		{ "/nest/a/b/c/deep.txt", 0 },
-		{ "/nest/a/b/../../a/./b/c/deep.txt", 0 },
-		{ "/..", 0 },
-		{ "/links/dirlink/b", 0 },
-		{ "/links/dirlink/", 0 },
-		{ "/missing", -ENOENT },
-		{ "/nest/missing/x", -ENOENT },
-		{ "/small.txt/x", -ENOTDIR },
-		{ "/small.txt/", -ENOTDIR },
-		{ "/links/fast/", -ENOTDIR },
-		{ "/links/loop1", -ELOOP },
-		{ "/links/loop2/x", -ELOOP },
-		{ "/links/dangling", -ENOENT },
-		{ "small.txt", -EINVAL },
-		{ "", -EINVAL },
+	static const struct {
+		const char *path;
+		int err;
+	} cases[] = {
+		{"/", 0},
+		{"//nest///a/", 0},
+		{"/nest/a/b/c/deep.txt", 0},
+		{"/nest/a/b/../../a/./b/c/deep.txt", 0},
+		{"/..", 0},
+		{"/links/dirlink/b", 0},
+		{"/links/dirlink/", 0},
+		{"/missing", -ENOENT},
+		{"/nest/missing/x", -ENOENT},
+		{"/small.txt/x", -ENOTDIR},
+		{"/small.txt/", -ENOTDIR},
+		{"/links/fast/", -ENOTDIR},
+		{"/links/loop1", -ELOOP},
+		{"/links/loop2/x", -ELOOP},
+		{"/links/dangling", -ENOENT},
+		{"small.txt", -EINVAL},
+		{"", -EINVAL},
 	};
 	struct super_block *sb = mount_img(t, "small-1k.img", 0);
 	char longname[300];
@@ -443,8 +444,8 @@ static void check_runs(struct ktest *t, const char *img, const char *path, pgoff
 	KT_EXPECT_EQ(t, __do_page_cache_readahead(f->f_mapping, f, first, nr, 0), (int)nr);
 	bios = ext2_disk.bios - bios;
 	if (bios != want || want < min_runs)
-		KT_FAIL(t, "%s %s pages %lu-%lu: %lu bios, %lu runs of blocks (at least %lu)",
-			img, path, first, first + nr - 1, bios, want, min_runs);
+		KT_FAIL(t, "%s %s pages %lu-%lu: %lu bios, %lu runs of blocks (at least %lu)", img,
+			path, first, first + nr - 1, bios, want, min_runs);
 	vfs_close(f);
 	umount_img(sb);
 }
@@ -502,7 +503,7 @@ static void test_io_errors(struct ktest *t)
 	ext2_disk.fail_from = sector;
 	ext2_disk.fail_to = sector + 1;
 	KT_EXPECT_EQ(t, read_whole("/medium.bin", 65536, &bytes, &crc), -EIO);
-	KT_EXPECT_EQ(t, bytes, 20 * 1024);	/* everything before the bad page arrived */
+	KT_EXPECT_EQ(t, bytes, 20 * 1024); /* everything before the bad page arrived */
 	KT_EXPECT_GE(t, ext2_disk.failed, 2);
 	umount_img(sb);
 }
@@ -512,7 +513,7 @@ static int walk_corrupt(const char *img, char *why, size_t len)
 {
 	struct block_device *bdev = ext2_test_disk_file(img_path(img));
 	struct super_block *sb;
-	struct names nm = { 0 };
+	struct names nm = {0};
 	struct file *f;
 	uint32_t crc;
 	uint64_t bytes;
@@ -542,12 +543,14 @@ static int walk_corrupt(const char *img, char *why, size_t len)
 
 static void test_corrupt(struct ktest *t)
 {
-	static const struct { const char *img, *said; } cases[] = {
-		{ "corrupt-sb.img", "no ext2 superblock" },
-		{ "corrupt-gd.img", "group 0:" },
-		{ "corrupt-itable.img", "inode 2" },
-		{ "corrupt-dir.img", "directory inode 2, block" },
-		{ "corrupt-ind.img", "data (logical block 12)" },
+	static const struct {
+		const char *img, *said;
+	} cases[] = {
+		{"corrupt-sb.img", "no ext2 superblock"},
+		{"corrupt-gd.img", "group 0:"},
+		{"corrupt-itable.img", "inode 2"},
+		{"corrupt-dir.img", "directory inode 2, block"},
+		{"corrupt-ind.img", "data (logical block 12)"},
 	};
 	char why[200];
 
@@ -586,9 +589,8 @@ static void test_cache_reuse(struct ktest *t)
 	umount_img(sb);
 }
 
-KTEST_SUITE(ext2_image, images_ready,
-	    KTEST_CASE(test_full_images), KTEST_CASE(test_small_variants),
+KTEST_SUITE(ext2_image, images_ready, KTEST_CASE(test_full_images), KTEST_CASE(test_small_variants),
 	    KTEST_CASE(test_partitions), KTEST_CASE(test_refused), KTEST_CASE(test_readdir),
 	    KTEST_CASE(test_lookup), KTEST_CASE(test_symlinks), KTEST_CASE(test_holes),
-	    KTEST_CASE(test_one_bio_per_run), KTEST_CASE(test_io_errors),
-	    KTEST_CASE(test_corrupt), KTEST_CASE(test_cache_reuse));
+	    KTEST_CASE(test_one_bio_per_run), KTEST_CASE(test_io_errors), KTEST_CASE(test_corrupt),
+	    KTEST_CASE(test_cache_reuse));
