@@ -6,10 +6,7 @@ FS_HOST_SRCS := fs/ext2-validate.c fs/ext2-super.c fs/ext2-inode.c fs/ext2-dir.c
 	fs/ext2-namei.c fs/ext2-readpages.c fs/mpage.c fs/vfs.c
 HOST_SRCS += $(FS_HOST_SRCS)
 HOST_TESTS += ext2
-# The read path and readahead (mm/, issue 6) until they are part of HOST_SRCS.
-EXT2_RA_SRCS := mm/filemap.c mm/readahead.c mm/readahead-legacy.c mm/ratrace.c
-ext2_SRCS = $(wildcard tests/common/test_ext2*.c tests/host/test_ext2*.c) \
-	tests/host/fuzz_ext2.c $(filter-out $(HOST_SRCS),$(EXT2_RA_SRCS))
+ext2_SRCS := $(wildcard tests/common/test_ext2*.c tests/host/test_ext2*.c) tests/host/fuzz_ext2.c
 
 # Fragments are read before the Makefile's first rule: keep `make` meaning `make all`.
 .DEFAULT_GOAL := all
@@ -23,7 +20,7 @@ host-tests: ext2-images
 # The fuzzer: clang builds the whole host code base once more with libFuzzer.
 FUZZ_SECONDS ?= 60
 FUZZ_SRCS = tests/host/fuzz_ext2.c tests/host/test_ext2_disk.c tests/host/runtime.c \
-	$(sort $(HOST_SRCS) $(EXT2_RA_SRCS))
+	$(sort $(HOST_SRCS))
 # runtime.c's main() gives way to libFuzzer's; warnings are gcc's business
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -DHOST_BUILD -DEXT2_LIBFUZZER -I. -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
