@@ -40,6 +40,8 @@ KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(KSRCS))
 
 HOST_SRCS :=
 HOST_TESTS :=
+# Fragments may add rules; `make` alone still means `make all`.
+.DEFAULT_GOAL := all
 include $(wildcard */host.mk)
 
 all: $(BUILD)/lookahead.elf $(BUILD)/lookahead32.elf

@@ -8,8 +8,6 @@ HOST_SRCS += $(FS_HOST_SRCS)
 HOST_TESTS += ext2
 ext2_SRCS := $(wildcard tests/common/test_ext2*.c tests/host/test_ext2*.c) tests/host/fuzz_ext2.c
 
-# Fragments are read before the Makefile's first rule: keep `make` meaning `make all`.
-.DEFAULT_GOAL := all
 
 # Test images (tools/mkimage is quick when they are up to date).
 ext2-images:

@@ -21,7 +21,6 @@ KPARAM(root, KV_STRING, NULL,
        "(default: the first disk holding ext2)");
 
 /* kernel/main.c: print @what and make the whole run fail. */
-void init_fail(const char *what);
 
 /* "N" or "N:P", decimal, P in 1-4; false for anything else. */
 static bool parse_root(const char *s, int *disk, int *part)

@@ -25,6 +25,14 @@ struct initcall {
 	int (*fn)(void);
 };
 
+/*
+ * Record a failure that makes the whole run pointless (a root= that cannot
+ * be mounted, a contradictory ra_kb=): @what is printed as an error line
+ * and, once every init call has run, the kernel exits with failure before
+ * any command.
+ */
+void init_fail(const char *what);
+
 #define INITCALL(lvl, fn)                                                        \
 	static const struct initcall __initcall_##fn                             \
 		__attribute__((used, section("initcalls"), aligned(8))) = { lvl, #fn, fn }

@@ -52,7 +52,6 @@ static int cmd_halt(int argc, char **argv)
 }
 KCMD(halt, cmd_halt, "halt", "stop running commands and exit");
 
-/* Fatal init failures (a root= that cannot be mounted) make the whole run fail. */
 void init_fail(const char *what)
 {
 	pr_err("%s\n", what);

@@ -10,10 +10,6 @@ HOST_TESTS += mm mm_host
 mm_SRCS := $(wildcard tests/common/test_mm_*.c)
 mm_host_SRCS := $(wildcard tests/host/test_mm_*.c)
 
-# This fragment is read before the Makefile's first rule: keep 'all' the default goal.
-ifeq ($(.DEFAULT_GOAL),)
-.DEFAULT_GOAL := all
-endif
 BENCH_MM_SRCS := tests/host/bench_mm.c tests/host/runtime.c kernel/ktest.c kernel/result.c \
 	$(MM_CORE_SRCS)
 $(BUILD)/host/bench_mm: $(BENCH_MM_SRCS) $(wildcard mm/*.h kernel/*.h)

@@ -33,7 +33,6 @@ KPARAM(ra, KV_ENUM, ra_algo_names, "readahead algorithm: ondemand (default), leg
 KPARAM(ra_kb, KV_UINT, NULL, "default maximum readahead window in KiB (default 128)");
 
 /* kernel/main.c: a failed boot-time set-up that must fail the whole run */
-void init_fail(const char *what);
 
 static int ra_boot_init(void)
 {
