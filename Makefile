@@ -21,7 +21,7 @@ NEWLIB_TARBALL := $(firstword $(wildcard /usr/src/newlib/newlib-*.tar.xz))
 NEWLIB_PREFIX := $(BUILD)/newlib/install/x86_64-elf
 NEWLIB_STAMP := $(BUILD)/newlib/.installed
 
-WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+WARN := -Wall -Wextra -Werror
 KCFLAGS := -std=gnu11 -O2 -g $(WARN) -ffreestanding -fno-builtin-malloc -mno-red-zone \
 	-fno-pic -fno-pie -fno-stack-protector -mcmodel=small -fno-omit-frame-pointer \
 	-mno-omit-leaf-frame-pointer -I. -isystem $(NEWLIB_PREFIX)/include

@@ -8,7 +8,11 @@ tarball=$1
 out=$(realpath -m "$2")
 cross=${3:-}
 [ -f "$tarball" ] || { echo "build-newlib: no newlib tarball (install newlib-source)" >&2; exit 1; }
-rm -rf "$out/src" "$out/obj" "$out/xtools" "$out/install"
+# The Makefile's stamp goes first, so a failed build is never taken for a finished one.
+rm -rf "$out/.installed" "$out/src" "$out/obj" "$out/xtools" "$out/install"
+# newlib's own makefiles must not inherit our make's flags (make -B would
+# have them regenerate their autoconf output).
+unset MAKEFLAGS MFLAGS MAKELEVEL
 mkdir -p "$out/src" "$out/obj" "$out/xtools"
 tar -xf "$tarball" -C "$out/src" --strip-components=1
 # newlib's configure wants x86_64-elf-* tools; without a cross toolchain

@@ -34,6 +34,7 @@ static int data_queue_rq(struct block_device *bdev, struct request *rq)
 {
 	sector_t lba = rq->sector;
 
+	(void)bdev;
 	requests_seen++;
 	for (struct bio *bio = rq->bio; bio; bio = bio->bi_next)
 		for (unsigned int i = 0; i < bio->bi_vcnt; i++) {
