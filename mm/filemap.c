@@ -115,12 +115,9 @@ static int page_wait_uptodate(struct file *filp, struct page *page)
 			return 0;
 		if (page->mapping != filp->f_mapping)
 			return -EAGAIN;
-		if (retried++) {
-			pr_err("%s: read error at offset %llu (page %lu) after one retry\n",
-			       file_name(filp),
-			       (unsigned long long)page->index << PAGE_CACHE_SHIFT, page->index);
+		/* The caller reports it, once, when the error is what its read returns. */
+		if (retried++)
 			return -EIO;
-		}
 		/* Someone else holds the lock: their read is the retry. */
 		if (!trylock_page(page))
 			continue;
@@ -145,6 +142,7 @@ ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff
 	unsigned long offset;
 	unsigned int prev_offset;
 	size_t copied = 0;
+	bool io_error = false;
 	int error = 0;
 
 	if (*ppos < 0)
@@ -219,6 +217,7 @@ find_page:
 				if (err == -EAGAIN)
 					goto find_page;
 				error = err;
+				io_error = err == -EIO;
 				break;
 			}
 		}
@@ -246,8 +245,12 @@ find_page:
 	if (!legacy)
 		ra->prev_index = prev_index;
 	*ppos = ((loff_t)index << PAGE_CACHE_SHIFT) + (loff_t)offset;
+	/* A short read returns what it has; the next read meets the error and reports it. */
 	if (copied)
 		return (ssize_t)copied;
+	if (io_error)
+		pr_err("%s: read error at offset %llu (page %lu) after one retry\n", file_name(filp),
+		       (unsigned long long)index << PAGE_CACHE_SHIFT, index);
 	return error;
 }
 
