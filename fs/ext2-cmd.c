@@ -51,6 +51,23 @@ static int need_root(const char *cmd)
 	return -ENODEV;
 }
 
+/*
+ * The argument every file command takes: one PATH (or @dflt when it is
+ * optional, NULL when it is required), on a mounted file system.
+ */
+static int path_arg(int argc, char **argv, const char *dflt, const char **path)
+{
+	if (kcmd_args(argc, argv, NULL, 0, NULL, path))
+		return -EINVAL;
+	if (!*path)
+		*path = dflt;
+	if (!*path) {
+		pr_err("%s: which PATH?\n", argv[0]);
+		return -EINVAL;
+	}
+	return need_root(argv[0]);
+}
+
 struct ls_ctx {
 	const char *dir;
 	unsigned long entries, dirs, files, links, others;
@@ -119,11 +136,7 @@ static int cmd_ls(int argc, char **argv)
 	struct file *f;
 	int err;
 
-	if (kcmd_args(argc, argv, NULL, 0, NULL, &path))
-		return -EINVAL;
-	if (!path)
-		path = "/";
-	err = need_root("ls");
+	err = path_arg(argc, argv, "/", &path);
 	if (err)
 		return err;
 	c.dir = path;
@@ -170,15 +183,10 @@ static int cmd_stat(int argc, char **argv)
 	struct kstat st;
 	int err;
 
-	if (kcmd_args(argc, argv, NULL, 0, NULL, &path))
-		return -EINVAL;
-	if (!path) {
-		pr_err("stat: which PATH?\n");
-		return -EINVAL;
-	}
-	err = need_root("stat");
-	if (!err)
-		err = vfs_lstat(path, &st);
+	err = path_arg(argc, argv, NULL, &path);
+	if (err)
+		return err;
+	err = vfs_lstat(path, &st);
 	if (!err && EXT2_ISLNK(st.mode)) {
 		ssize_t n = vfs_readlink(path, target, sizeof(target));
 
@@ -458,11 +466,7 @@ static int cmd_cksum(int argc, char **argv)
 	struct kstat st;
 	int err;
 
-	if (kcmd_args(argc, argv, NULL, 0, NULL, &path))
-		return -EINVAL;
-	if (!path)
-		path = "/";
-	err = need_root("cksum");
+	err = path_arg(argc, argv, "/", &path);
 	if (err)
 		return err;
 	if (strlen(path) > VFS_PATH_MAX) {
