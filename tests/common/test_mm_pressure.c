@@ -92,6 +92,20 @@ static int read_ahead_one(struct fake_file *ff, pgoff_t index)
 	return 0;
 }
 
+/* Count thrash reports for @mapping (others go on to whoever was hooked before). */
+static void thrash_watch_begin(struct address_space *mapping)
+{
+	saved_hook = readahead_thrashed_hook;
+	thrash_mapping = mapping;
+	thrash_calls = 0;
+	readahead_thrashed_hook = count_thrash;
+}
+
+static void thrash_watch_end(void)
+{
+	readahead_thrashed_hook = saved_hook;
+}
+
 static void test_unread_readahead_is_thrashed(struct ktest *t)
 {
 	struct fake_file ff;
@@ -102,10 +116,7 @@ static void test_unread_readahead_is_thrashed(struct ktest *t)
 	n = st0.total + st0.total / 2;
 	KT_ASSERT_EQ(t, fake_file_init(&ff, "pressure-thrash", 8, n), 0);
 	ff.mark_readahead = true;
-	saved_hook = readahead_thrashed_hook;
-	thrash_mapping = &ff.mapping;
-	thrash_calls = 0;
-	readahead_thrashed_hook = count_thrash;
+	thrash_watch_begin(&ff.mapping);
 	for (i = 0; i < n; i++) {
 		if (read_ahead_one(&ff, i)) {
 			KT_FAIL(t, "read ahead of page %lu of %lu failed", i, n);
@@ -113,7 +124,7 @@ static void test_unread_readahead_is_thrashed(struct ktest *t)
 		}
 	}
 	mm_get_stats(&st1);
-	readahead_thrashed_hook = saved_hook;
+	thrash_watch_end();
 	KT_EXPECT_GE(t, thrash_calls, n - st0.total);
 	KT_EXPECT_GE(t, st1.thrashed - st0.thrashed, thrash_calls);
 	KT_EXPECT_EQ(t, thrash_calls + ff.mapping.nrpages, n);
@@ -130,10 +141,7 @@ static void test_readahead_then_read_is_not_thrashed(struct ktest *t)
 	n = st0.total + st0.total / 2;
 	KT_ASSERT_EQ(t, fake_file_init(&ff, "pressure-consume", 9, n), 0);
 	ff.mark_readahead = true;
-	saved_hook = readahead_thrashed_hook;
-	thrash_mapping = &ff.mapping;
-	thrash_calls = 0;
-	readahead_thrashed_hook = count_thrash;
+	thrash_watch_begin(&ff.mapping);
 	for (i = 0; i < n; i++) {
 		struct page *p;
 
@@ -152,7 +160,7 @@ static void test_readahead_then_read_is_not_thrashed(struct ktest *t)
 		put_page(p);
 	}
 	mm_get_stats(&st1);
-	readahead_thrashed_hook = saved_hook;
+	thrash_watch_end();
 	KT_EXPECT_EQ(t, unread, 0);
 	KT_EXPECT_EQ(t, thrash_calls, 0);
 	KT_EXPECT_GE(t, st1.reclaimed - st0.reclaimed, n - st0.total);
