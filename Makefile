@@ -17,7 +17,6 @@ HOSTCC ?= gcc
 CLANG ?= clang
 
 BUILD := build
-NEWLIB_TARBALL := $(firstword $(wildcard /usr/src/newlib/newlib-*.tar.xz))
 NEWLIB_PREFIX := $(BUILD)/newlib/install/x86_64-elf
 NEWLIB_STAMP := $(BUILD)/newlib/.installed
 
@@ -58,8 +57,7 @@ deps: $(DEPS_STAMP)
 # newlib from Debian's newlib-source, built with the kernel's code model.
 $(NEWLIB_STAMP): | $(DEPS_STAMP)
 	@echo "  NEWLIB  building newlib for x86_64-elf (about a minute)"
-	@tools/build-newlib.sh "$(firstword $(wildcard /usr/src/newlib/newlib-*.tar.xz))" \
-		$(BUILD)/newlib "$(CROSS)"
+	@tools/build-newlib.sh /usr/src/newlib $(BUILD)/newlib "$(CROSS)"
 	@touch $@
 
 # --- kernel -------------------------------------------------------------------

@@ -2,12 +2,14 @@
 # Build newlib (Debian's newlib-source tarball) for the kernel: x86_64 ELF,
 # no red zone (interrupts run on the same stack), no PIC, small code model,
 # no supplied syscalls (kernel/syscalls.c provides _write, _sbrk, ...).
-# usage: tools/build-newlib.sh TARBALL OUTDIR [CROSS_PREFIX]
+# usage: tools/build-newlib.sh SRCDIR OUTDIR [CROSS_PREFIX]
+# SRCDIR holds newlib-*.tar.xz (/usr/src/newlib). The shell looks for it, not
+# make: make caches directory listings from before tools/deps.sh installed it.
 set -eu
-tarball=$1
+tarball=$(ls "$1"/newlib-*.tar.xz 2>/dev/null | sort | tail -n 1)
 out=$(realpath -m "$2")
 cross=${3:-}
-[ -f "$tarball" ] || { echo "build-newlib: no newlib tarball (install newlib-source)" >&2; exit 1; }
+[ -n "$tarball" ] && [ -f "$tarball" ] || { echo "build-newlib: no newlib tarball (install newlib-source)" >&2; exit 1; }
 # The Makefile's stamp goes first, so a failed build is never taken for a finished one.
 rm -rf "$out/.installed" "$out/src" "$out/obj" "$out/xtools" "$out/install"
 # newlib's own makefiles must not inherit our make's flags (make -B would
