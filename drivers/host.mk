@@ -5,3 +5,7 @@
 HOST_SRCS += kernel/crc32.c drivers/blk-core.c drivers/blk-pagemap.c drivers/blk-pattern.c
 HOST_TESTS += blk
 blk_SRCS := $(wildcard tests/common/test_blk_*.c tests/host/test_blk_*.c)
+#   build/host/test_diskmodel   the disk timing model's calibration against the specification
+HOST_SRCS += drivers/diskmodel.c
+HOST_TESTS += diskmodel
+diskmodel_SRCS := tests/common/test_diskmodel.c
