@@ -74,8 +74,8 @@ $(BUILD)/k/%.S.o: %.S
 
 $(BUILD)/lookahead.elf: $(KOBJS) linker.ld $(NEWLIB_STAMP)
 	@echo "  LD      $@"
-	@$(CC) $(KLDFLAGS) -o $@ $(KOBJS) $(NEWLIB_PREFIX)/lib/libc.a \
-		$(NEWLIB_PREFIX)/lib/libm.a $(shell $(CC) -print-libgcc-file-name)
+	@$(CC) $(KLDFLAGS) -o $@ $(KOBJS) -Wl,--start-group $(NEWLIB_PREFIX)/lib/libc.a \
+		$(NEWLIB_PREFIX)/lib/libm.a -Wl,--end-group $(shell $(CC) -print-libgcc-file-name)
 
 # QEMU's -kernel loads multiboot images only as 32-bit ELF; the same code and
 # addresses in an elf32-i386 container boot through the Multiboot1 header.

@@ -1,47 +1,30 @@
 /*
- * AHCI SATA driver (AHCI 1.3.1): brings up every AHCI controller the PCI
- * scan found, registers each ATA disk with the block layer and moves
- * requests to and from it with NCQ (READ/WRITE FPDMA QUEUED, up to 32 tags)
- * or, without NCQ, READ/WRITE DMA EXT one at a time.
+ * AHCI SATA driver (AHCI 1.3.1), bring-up: brings up every AHCI controller
+ * the PCI scan found and registers each ATA disk with the block layer.
+ * Commands are in drivers/ahci-cmd.c, error handling in drivers/ahci-eh.c;
+ * their shared structures in drivers/ahci-internal.h.
  *
  * Bring-up (ahci_init, INIT_DRIVER): BIOS/OS handoff, HBA reset, AHCI
  * enable, MSI; per implemented port: stop the engines, point the port at a
  * command list, received-FIS area and 32 command tables in page frames,
  * COMRESET when the link is not up, wait for the device, check the
- * signature, start, IDENTIFY DEVICE, register "sdX" and start the port's
- * thread.
+ * signature, start, IDENTIFY DEVICE, register "sdX", attach the disk model
+ * when disk_model= names one, and start the port's thread.
  *
- * Requests: the block layer calls ahci_queue_rq() from a submitting thread;
- * it builds the command in a free slot and issues it (the slot bit goes into
- * port->active and PxCI under the same interrupt mask). Completion: the MSI
- * handler only moves PxIS into port->irq_status and wakes the port thread;
- * the port thread ends requests whose bit is set in port->active and clear
- * in PxCI and PxSACT. With ahci_poll=1 or without MSI the port thread polls
- * the registers instead, yielding between polls.
+ * Also here: the one bounded register wait, the port's engines and link.
  *
- * Errors (task file, interface, host bus, overflow, or a command past its
- * deadline): the port thread logs every port register once, ends the
- * commands that completed, stops the port, clears the errors, COMRESETs
- * when the link or device needs it, restarts, and reissues the commands
- * that did not complete one at a time without NCQ. One that fails again is
- * narrowed down to its first failing sector (bisecting the range; every
- * sector before it is read) and ends with -EIO naming that sector. New
- * requests wait (-EBUSY to the block layer) until recovery is over.
- *
- * Parameters: ahci_poll, ahci_ncq, ahci_max_kb, ahci_timeout_ms, ahci_write.
+ * Parameters: ahci_poll, ahci_ncq, ahci_max_kb, ahci_timeout_ms, ahci_write,
+ * disk_model.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "drivers/ahci.h"
-#include "drivers/blkdev.h"
-#include "drivers/pci.h"
+#include "drivers/ahci-internal.h"
 #include "kernel/init.h"
 #include "kernel/io.h"
 #include "kernel/irq.h"
 #include "kernel/log.h"
 #include "kernel/param.h"
-#include "kernel/sched.h"
 #include "kernel/sync.h"
 #include "kernel/time.h"
 #include "mm/mm.h"
@@ -54,79 +37,14 @@ KPARAM(ahci_max_kb, KV_UINT, NULL,
 KPARAM(ahci_timeout_ms, KV_UINT, NULL, "AHCI command timeout in ms (100..600000, default 10000)");
 KPARAM(ahci_write, KV_BOOL, NULL, "1: allow writes to the disks (scratch disks only!)");
 
-#define AHCI_MAX_HOSTS	    4
-#define AHCI_DEF_MAX_KB	    1024
-#define AHCI_MAX_KB	    ((AHCI_MAX_PRDS * PAGE_SIZE) / 1024) /* any page layout fits */
-#define AHCI_DEF_TIMEOUT_MS 10000
-
-/* Register-wait bounds (AHCI 1.3.1 sections 10.1.2, 10.4, 10.6). */
-#define T_ENGINE_STOP_US  500000   /* PxCMD.CR / FR clear after ST / FRE */
-#define T_HBA_RESET_US	  1000000  /* GHC.HR self-clears */
-#define T_BOHC_BOS_US	  25000	   /* BIOS releases ownership */
-#define T_BOHC_BB_US	  2000000  /* ... or finishes while BIOS busy */
-#define T_PRESENCE_US	  20000	   /* DET != 0: a device answered COMRESET */
-#define T_LINK_US	  1000000  /* DET = 3: Phy communication established */
-#define T_DEVICE_READY_US 10000000 /* BSY/DRQ clear: spin-up */
-#define T_IDENTIFY_NS	  (5 * NSEC_PER_SEC)
-
-enum port_state {
-	PORT_RUNNING,  /* commands go to the device */
-	PORT_RECOVERY, /* the port thread reissues failed commands; new ones wait */
-	PORT_DEAD,     /* the link is gone: every command fails */
-};
-
-struct ahci_host;
-
-struct ahci_port {
-	struct ahci_host *host;
-	int no;
-	char name[16]; /* "ahci0.2" */
-	volatile struct ahci_port_regs *regs;
-	struct ahci_cmd_header *cmd_list; /* 32 headers, 1 KiB */
-	struct ahci_rx_fis *rx_fis;
-	struct ahci_cmd_table *tables[32];
-	struct request *slot_rq[32];
-	uint64_t slot_deadline[32];
-	uint32_t slot_mask;	      /* slots (= NCQ tags) this port may use */
-	uint32_t active;	      /* issued and not yet ended: owned by the driver */
-	uint32_t ncq_active;	      /* the part of active issued with PxSACT */
-	volatile uint32_t irq_status; /* PxIS bits moved here by the interrupt handler */
-	bool kick;		      /* the port went busy: the thread recomputes its deadline */
-	struct wait_queue_head wq;    /* the port thread sleeps here */
-	enum port_state state;
-	struct request *retry[32]; /* to reissue one at a time after an error */
-	int nr_retry;
-	bool ncq;
-	unsigned int lss_shift; /* log2(logical sector size / 512) */
-	uint64_t timeout_ns;
-	bool write_ok;
-	uint64_t nr_errors, nr_timeouts, nr_comresets, nr_retries;
-	unsigned int peak_active; /* most commands ever outstanding at once */
-	struct block_device bdev;
-	uint16_t id[256]; /* IDENTIFY DEVICE data */
-};
-
-struct ahci_host {
-	int index;
-	struct pci_dev *pdev;
-	volatile struct ahci_hba_regs *regs;
-	uint32_t cap, cap2, pi;
-	unsigned int nr_slots;
-	int vector; /* -1: polling */
-	bool poll;
-	struct ahci_port *ports[32];
-};
-
-static struct ahci_host *hosts[AHCI_MAX_HOSTS];
-static int nr_hosts;
-
-static uint64_t ahci_param(const char *key, uint64_t def)
+struct ahci_host *hosts[AHCI_MAX_HOSTS];
+int nr_hosts;
+uint64_t ahci_param(const char *key, uint64_t def)
 {
 	uint64_t v;
 
 	return param_get_u64(key, &v) == 0 ? v : def;
 }
-
 /* --- register access and the one bounded wait ------------------------------ */
 
 /*
@@ -137,9 +55,8 @@ static uint64_t ahci_param(const char *key, uint64_t def)
  * once more after the deadline, so a condition that became true just then
  * counts, and expiry never reports success.
  */
-#define AHCI_WAIT_NE (1ULL << 63) /* or'ed into @timeout_us */
 
-static int ahci_wait_register(volatile uint32_t *reg, uint32_t mask, uint32_t want,
+int ahci_wait_register(volatile uint32_t *reg, uint32_t mask, uint32_t want,
 			      unsigned long interval_us, uint64_t timeout_us, uint32_t *last)
 {
 	bool ne = timeout_us & AHCI_WAIT_NE;
@@ -168,7 +85,7 @@ static int ahci_wait_register(volatile uint32_t *reg, uint32_t mask, uint32_t wa
 }
 
 /* Take the port's interrupt status: what the handler collected plus what PxIS holds now. */
-static uint32_t ahci_take_is(struct ahci_port *port)
+uint32_t ahci_take_is(struct ahci_port *port)
 {
 	unsigned long flags = local_irq_save();
 	uint32_t is = readl(&port->regs->is);
@@ -181,7 +98,7 @@ static uint32_t ahci_take_is(struct ahci_port *port)
 	return is;
 }
 
-static void ahci_dump_regs(struct ahci_port *port, const char *why, uint32_t is)
+void ahci_dump_regs(struct ahci_port *port, const char *why, uint32_t is)
 {
 	volatile struct ahci_port_regs *r = port->regs;
 
@@ -191,11 +108,10 @@ static void ahci_dump_regs(struct ahci_port *port, const char *why, uint32_t is)
 	       readl(&r->tfd), readl(&r->ssts), readl(&r->serr), readl(&r->sact), readl(&r->ci),
 	       port->active, port->ncq_active);
 }
-
 /* --- port engines and link ------------------------------------------------- */
 
 /* Section 10.1.2: clear ST and wait for CR; then FRE and FR if @fis too. */
-static int ahci_port_stop(struct ahci_port *port, bool fis)
+int ahci_port_stop(struct ahci_port *port, bool fis)
 {
 	volatile struct ahci_port_regs *r = port->regs;
 	uint32_t v;
@@ -216,7 +132,7 @@ static int ahci_port_stop(struct ahci_port *port, bool fis)
 }
 
 /* Wait until the device is neither busy nor requesting data. */
-static int ahci_wait_device_ready(struct ahci_port *port, uint64_t timeout_us)
+int ahci_wait_device_ready(struct ahci_port *port, uint64_t timeout_us)
 {
 	uint32_t tfd;
 
@@ -229,7 +145,7 @@ static int ahci_wait_device_ready(struct ahci_port *port, uint64_t timeout_us)
 	return 0;
 }
 
-static int ahci_port_start(struct ahci_port *port)
+int ahci_port_start(struct ahci_port *port)
 {
 	volatile struct ahci_port_regs *r = port->regs;
 
@@ -240,7 +156,7 @@ static int ahci_port_start(struct ahci_port *port)
 	return 0;
 }
 
-static bool link_up(struct ahci_port *port)
+bool link_up(struct ahci_port *port)
 {
 	return AHCI_SSTS_DET(readl(&port->regs->ssts)) == AHCI_DET_PHY;
 }
@@ -251,7 +167,7 @@ static bool link_up(struct ahci_port *port)
  * at DET = 0 and is given up quickly), then the Phy gets a second.
  * Power-management transitions stay off.
  */
-static int ahci_comreset(struct ahci_port *port)
+int ahci_comreset(struct ahci_port *port)
 {
 	volatile struct ahci_port_regs *r = port->regs;
 	uint32_t ssts;
@@ -267,170 +183,6 @@ static int ahci_comreset(struct ahci_port *port)
 	writel(0xffffffffu, &r->serr); /* the link coming up sets DIAG bits */
 	return 0;
 }
-
-/* --- commands ---------------------------------------------------------------- */
-
-static void fis_set_lba(struct fis_reg_h2d *fis, uint64_t lba)
-{
-	fis->lba0 = (uint8_t)lba;
-	fis->lba1 = (uint8_t)(lba >> 8);
-	fis->lba2 = (uint8_t)(lba >> 16);
-	fis->lba3 = (uint8_t)(lba >> 24);
-	fis->lba4 = (uint8_t)(lba >> 32);
-	fis->lba5 = (uint8_t)(lba >> 40);
-}
-
-static struct fis_reg_h2d *prep_header(struct ahci_port *port, int slot, uint16_t prdtl, bool write)
-{
-	struct ahci_cmd_header *h = &port->cmd_list[slot];
-	struct ahci_cmd_table *t = port->tables[slot];
-	phys_addr_t ctba = virt_to_phys(t);
-
-	memset(t, 0, offsetof(struct ahci_cmd_table, prdt));
-	h->flags = (uint16_t)((sizeof(struct fis_reg_h2d) / 4) | (write ? AHCI_CMD_W : 0));
-	h->prdtl = prdtl;
-	h->prdbc = 0;
-	h->ctba = (uint32_t)ctba;
-	h->ctbau = (uint32_t)(ctba >> 32);
-	return (struct fis_reg_h2d *)t->cfis;
-}
-
-static int add_prd(struct ahci_port *port, struct ahci_cmd_table *t, unsigned int *n,
-		   phys_addr_t pa, uint32_t len)
-{
-	struct ahci_prd *prev = *n ? &t->prdt[*n - 1] : NULL;
-
-	if (!(port->host->cap & AHCI_CAP_S64A) && pa + len > (1ULL << 32)) {
-		pr_err("%s: buffer at %#llx is above 4 GiB and the HBA has no 64-bit DMA\n",
-		       port->name, (unsigned long long)pa);
-		return -EIO;
-	}
-	/* physically contiguous with the last entry: extend it */
-	if (prev && ((uint64_t)prev->dbau << 32 | prev->dba) + (prev->dbc_i & 0x3fffff) + 1 == pa &&
-	    (prev->dbc_i & 0x3fffff) + 1 + len <= AHCI_PRD_MAX_BYTES) {
-		prev->dbc_i += len;
-		return 0;
-	}
-	if (*n == AHCI_MAX_PRDS) {
-		pr_err("%s: request needs more than %zu PRDs\n", port->name, AHCI_MAX_PRDS);
-		return -EIO;
-	}
-	t->prdt[*n] = (struct ahci_prd){(uint32_t)pa, (uint32_t)(pa >> 32), 0, len - 1};
-	(*n)++;
-	return 0;
-}
-
-/* PRDs for bytes [@off, @off + @len) of @rq's data. Returns the count or -errno. */
-static int build_prdt(struct ahci_port *port, struct ahci_cmd_table *t, struct request *rq,
-		      uint64_t off, uint64_t len)
-{
-	unsigned int n = 0;
-
-	for (struct bio *bio = rq->bio; bio && len; bio = bio->bi_next) {
-		for (unsigned int i = 0; i < bio->bi_vcnt && len; i++) {
-			struct bio_vec *bv = &bio->bi_io_vec[i];
-			uint32_t take;
-
-			if (off >= bv->bv_len) {
-				off -= bv->bv_len;
-				continue;
-			}
-			take = (uint32_t)min_t(uint64_t, bv->bv_len - off, len);
-			if (add_prd(port, t, &n,
-				    virt_to_phys(page_address(bv->bv_page)) + bv->bv_offset + off,
-				    take))
-				return -EIO;
-			len -= take;
-			off = 0;
-		}
-	}
-	return len ? -EINVAL : (int)n;
-}
-
-/*
- * Build a read or write of logical sectors [@lsec, @lsec + @count) of the
- * device, from byte @off of @rq's data, into @slot; NCQ when @ncq.
- */
-static int build_rw(struct ahci_port *port, int slot, struct request *rq, uint64_t lsec,
-		    uint32_t count, uint64_t off, bool ncq)
-{
-	bool write = rq->op == REQ_OP_WRITE;
-	uint64_t bytes = (uint64_t)count << (SECTOR_SHIFT + port->lss_shift);
-	int n = build_prdt(port, port->tables[slot], rq, off, bytes);
-	struct fis_reg_h2d *fis;
-
-	if (n < 0)
-		return n;
-	fis = prep_header(port, slot, (uint16_t)n, write);
-	fis->fis_type = FIS_TYPE_REG_H2D;
-	fis->pmport_c = FIS_H2D_C;
-	fis->device = ATA_DEVICE_LBA;
-	fis_set_lba(fis, lsec);
-	if (ncq) {
-		fis->command = write ? ATA_CMD_WRITE_FPDMA_QUEUED : ATA_CMD_READ_FPDMA_QUEUED;
-		fis->featurel = (uint8_t)count; /* 0 means 65536 */
-		fis->featureh = (uint8_t)(count >> 8);
-		fis->countl = (uint8_t)(slot << 3);
-	} else {
-		fis->command = write ? ATA_CMD_WRITE_DMA_EXT : ATA_CMD_READ_DMA_EXT;
-		fis->countl = (uint8_t)count;
-		fis->counth = (uint8_t)(count >> 8);
-	}
-	return 0;
-}
-
-static void build_flush(struct ahci_port *port, int slot)
-{
-	struct fis_reg_h2d *fis = prep_header(port, slot, 0, false);
-
-	fis->fis_type = FIS_TYPE_REG_H2D;
-	fis->pmport_c = FIS_H2D_C;
-	fis->command = ATA_CMD_FLUSH_CACHE_EXT;
-	fis->device = ATA_DEVICE_LBA;
-}
-
-static int build_request(struct ahci_port *port, int slot, struct request *rq, bool ncq)
-{
-	if (rq->op == REQ_OP_FLUSH) {
-		build_flush(port, slot);
-		return 0;
-	}
-	return build_rw(port, slot, rq, rq->sector >> port->lss_shift,
-			rq->nr_sectors >> port->lss_shift, 0, ncq);
-}
-
-/*
- * Issue the command built in @slot and wait for it, with no other command
- * outstanding (bring-up and recovery). Yields between polls. Returns 0,
- * -EIO when the device or HBA reported an error, -ETIMEDOUT.
- */
-static int ahci_exec_sync(struct ahci_port *port, int slot, uint64_t timeout_ns, uint32_t *is_out)
-{
-	volatile struct ahci_port_regs *r = port->regs;
-	uint32_t bit = 1u << slot, is = 0, ci, tfd;
-	uint64_t deadline = ktime_ns() + timeout_ns;
-
-	(void)ahci_take_is(port);
-	barrier();
-	writel(bit, &r->ci);
-	for (;;) {
-		bool expired = ktime_ns() >= deadline;
-
-		is |= ahci_take_is(port);
-		ci = readl(&r->ci);
-		tfd = readl(&r->tfd);
-		if (is_out)
-			*is_out = is;
-		if ((is & AHCI_PxIS_ERROR) || (!(ci & bit) && (tfd & ATA_STS_ERR)))
-			return -EIO;
-		if (!(ci & bit))
-			return 0;
-		if (expired)
-			return -ETIMEDOUT;
-		thread_yield();
-	}
-}
-
 /* --- bring-up -------------------------------------------------------------------- */
 
 /* ATA strings: two characters per word, high byte first, padded with spaces. */
@@ -675,364 +427,6 @@ static int ahci_port_setup(struct ahci_port *port)
 	}
 	return 0;
 }
-
-/* --- the request path ---------------------------------------------------------------- */
-
-static void issue(struct ahci_port *port, int slot, struct request *rq, bool ncq)
-{
-	uint32_t bit = 1u << slot;
-	bool was_idle = !port->active;
-	unsigned long flags;
-
-	port->slot_rq[slot] = rq;
-	port->slot_deadline[slot] = ktime_ns() + port->timeout_ns;
-	barrier(); /* the command table is complete before the HBA may fetch it */
-	flags = local_irq_save();
-	port->active |= bit;
-	if (ncq) {
-		port->ncq_active |= bit;
-		writel(bit, &port->regs->sact);
-	}
-	writel(bit, &port->regs->ci);
-	local_irq_restore(flags);
-	port->peak_active = max(port->peak_active, (unsigned int)__builtin_popcount(port->active));
-	if (was_idle) {
-		port->kick = true;
-		wake_up(&port->wq);
-	}
-}
-
-static int ahci_queue_rq(struct block_device *bdev, struct request *rq)
-{
-	struct ahci_port *port = bdev->driver_data;
-	uint32_t free_slots;
-	bool ncq;
-	int slot, err;
-
-	if (port->state == PORT_DEAD)
-		return -ENODEV;
-	if (port->state == PORT_RECOVERY)
-		return -EBUSY;
-	if (rq->op != REQ_OP_READ && !port->write_ok) {
-		static bool told;
-
-		if (!told)
-			pr_err("%s: writes are disabled; boot with ahci_write=1, on scratch disks "
-			       "only\n",
-			       port->name);
-		told = true;
-		return -EROFS;
-	}
-	ncq = port->ncq && rq->op != REQ_OP_FLUSH;
-	/* NCQ and non-queued commands never share the port. */
-	if (port->active && (!ncq || port->ncq_active != port->active))
-		return -EBUSY;
-	free_slots = port->slot_mask & ~port->active;
-	if (!free_slots)
-		return -EBUSY;
-	slot = __builtin_ctz(free_slots);
-	err = build_request(port, slot, rq, ncq);
-	if (err)
-		return err;
-	issue(port, slot, rq, ncq);
-	return 0;
-}
-
-static const struct blk_queue_ops ahci_queue_ops = {.queue_rq = ahci_queue_rq};
-
-static void end_slot(struct ahci_port *port, int slot, int status, sector_t error_sector)
-{
-	struct request *rq = port->slot_rq[slot];
-	uint32_t bit = 1u << slot;
-	unsigned long flags = local_irq_save();
-
-	port->active &= ~bit;
-	port->ncq_active &= ~bit;
-	port->slot_rq[slot] = NULL;
-	local_irq_restore(flags);
-	blk_end_request(rq, status, error_sector);
-}
-
-/* End every issued command whose bit is clear in both PxCI and PxSACT. */
-static void complete_done(struct ahci_port *port)
-{
-	uint32_t done = port->active & ~(readl(&port->regs->ci) | readl(&port->regs->sact));
-
-	while (done) {
-		int slot = __builtin_ctz(done);
-
-		done &= done - 1;
-		end_slot(port, slot, 0, 0);
-	}
-}
-
-/*
- * Stop, clear, reset if needed, restart. Returns 0 with the port running,
- * or -ENODEV when the link is gone (the port is then dead).
- */
-static int ahci_port_restart(struct ahci_port *port, bool comreset)
-{
-	volatile struct ahci_port_regs *r = port->regs;
-
-	if (ahci_port_stop(port, false))
-		comreset = true;
-	writel(0xffffffffu, &r->serr);
-	writel(0xffffffffu, &r->is);
-	(void)ahci_take_is(port);
-	/*
-	 * A device still busy, or with commands the HBA did not drop, needs a
-	 * reset; so does one still showing STS.ERR: QEMU echoes that stale
-	 * status in a D2H FIS when it accepts the next NCQ command.
-	 */
-	if (readl(&r->tfd) & (ATA_STS_BSY | ATA_STS_DRQ | ATA_STS_ERR) || readl(&r->ci) ||
-	    readl(&r->sact))
-		comreset = true;
-	if (comreset && ahci_comreset(port)) {
-		pr_err("%s: %s: the link did not come back after COMRESET (PxSSTS %08x); "
-		       "the disk is offline\n",
-		       port->name, port->bdev.name, readl(&r->ssts));
-		port->state = PORT_DEAD;
-		return -ENODEV;
-	}
-	writel(0xffffffffu, &r->is);
-	(void)ahci_take_is(port);
-	if (ahci_port_start(port)) {
-		port->state = PORT_DEAD;
-		return -ENODEV;
-	}
-	return 0;
-}
-
-static const char *op_str(const struct request *rq)
-{
-	return rq->op == REQ_OP_READ ? "read" : rq->op == REQ_OP_WRITE ? "write" : "flush";
-}
-
-/*
- * @rq failed twice with a device error. Find its first failing logical
- * sector by bisection: read the front half; if it succeeds the error lies
- * behind it, else in it. Every sector before the one found has been
- * transferred by a successful step. Returns that 512-byte sector.
- */
-static sector_t bisect_failure(struct ahci_port *port, struct request *rq)
-{
-	uint64_t lo = 0, hi = rq->nr_sectors >> port->lss_shift; /* [lo, hi) holds the error */
-	uint64_t first = rq->sector >> port->lss_shift;
-	unsigned int lss_bytes_shift = SECTOR_SHIFT + port->lss_shift;
-
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		int err;
-
-		if (build_rw(port, 0, rq, first + lo, (uint32_t)(mid - lo), lo << lss_bytes_shift,
-			     false))
-			break;
-		err = ahci_exec_sync(port, 0, port->timeout_ns, NULL);
-		if (err) {
-			if (ahci_port_restart(port, err == -ETIMEDOUT))
-				break;
-			if (err == -ETIMEDOUT)
-				break;
-			hi = mid;
-		} else {
-			lo = mid;
-		}
-	}
-	return (first + lo) << port->lss_shift;
-}
-
-/* Reissue the requests on port->retry one at a time, without NCQ. */
-static void run_retries(struct ahci_port *port)
-{
-	while (port->nr_retry && port->state == PORT_RECOVERY) {
-		struct request *rq = port->retry[0];
-		uint32_t is = 0;
-		int err;
-
-		memmove(&port->retry[0], &port->retry[1], --port->nr_retry * sizeof(rq));
-		port->nr_retries++;
-		err = build_request(port, 0, rq, false);
-		if (!err)
-			err = ahci_exec_sync(port, 0, port->timeout_ns, &is);
-		if (!err) {
-			blk_end_request(rq, 0, 0);
-			continue;
-		}
-		ahci_dump_regs(port, err == -ETIMEDOUT ? "retry timed out" : "retry failed", is);
-		if (ahci_port_restart(port, err == -ETIMEDOUT)) {
-			blk_end_request(rq, -EIO, rq->sector);
-			break;
-		}
-		sector_t bad = rq->sector;
-
-		if (err == -EIO && rq->op != REQ_OP_FLUSH &&
-		    rq->nr_sectors > (1u << port->lss_shift))
-			bad = bisect_failure(port, rq);
-		pr_err("%s: %s: %s error at sector %llu (request of sectors %llu-%llu): %s\n",
-		       port->name, port->bdev.name, op_str(rq), (unsigned long long)bad,
-		       (unsigned long long)rq->sector,
-		       (unsigned long long)(rq->sector + rq->nr_sectors - 1),
-		       err == -ETIMEDOUT ? "timed out" : "device error");
-		blk_end_request(rq, err == -ETIMEDOUT ? -ETIMEDOUT : -EIO, bad);
-	}
-	if (port->state == PORT_DEAD) {
-		while (port->nr_retry) {
-			struct request *rq = port->retry[--port->nr_retry];
-
-			blk_end_request(rq, -EIO, rq->sector);
-		}
-		return;
-	}
-	port->state = PORT_RUNNING;
-	blk_run_queue(&port->bdev);
-}
-
-/* Something went wrong on the port: see the top of the file. */
-static void ahci_error(struct ahci_port *port, uint32_t is, const char *why, bool timeout)
-{
-	uint32_t ci = readl(&port->regs->ci), sact = readl(&port->regs->sact);
-	bool had_ncq = port->ncq_active != 0;
-	uint32_t suspects;
-	bool comreset;
-
-	port->nr_errors++;
-	ahci_dump_regs(port, why, is);
-	/* from here on new requests wait, even those submitted by the completions below */
-	port->state = PORT_RECOVERY;
-	/* NCQ: tags whose PxSACT bit was cleared completed; non-queued: the one active failed. */
-	suspects = had_ncq ? port->active & (ci | sact) : port->active;
-	while (port->active & ~suspects) {
-		int slot = __builtin_ctz(port->active & ~suspects);
-
-		end_slot(port, slot, 0, 0);
-	}
-	while (suspects) {
-		int slot = __builtin_ctz(suspects);
-		unsigned long flags = local_irq_save();
-
-		suspects &= suspects - 1;
-		port->retry[port->nr_retry++] = port->slot_rq[slot];
-		port->slot_rq[slot] = NULL;
-		port->active &= ~(1u << slot);
-		port->ncq_active &= ~(1u << slot);
-		local_irq_restore(flags);
-	}
-	/* A device with NCQ errors pending, or a broken link, needs a reset to take commands. */
-	comreset = had_ncq || timeout || !link_up(port) ||
-		   (is & (AHCI_PxIS_HBFS | AHCI_PxIS_HBDS | AHCI_PxIS_IFS | AHCI_PxIS_LINK));
-	(void)ahci_port_restart(port, comreset);
-	run_retries(port); /* on a dead port this fails them all */
-}
-
-/* One pass of the port thread: collect status, end what finished, handle errors and timeouts. */
-static void ahci_service(struct ahci_port *port)
-{
-	uint32_t is = ahci_take_is(port);
-	uint32_t tfd, serr;
-	uint64_t now;
-
-	if (port->state == PORT_DEAD)
-		return;
-	tfd = readl(&port->regs->tfd);
-	serr = readl(&port->regs->serr);
-	/*
-	 * Besides the error interrupts: QEMU 7.2 reports a failed NCQ command
-	 * only with STS.ERR in an SDB FIS and a PxSERR bit; STS.ERR alone is
-	 * stale after a recovered non-queued error, so it counts only together
-	 * with a FIS that just arrived.
-	 */
-	if ((is & (AHCI_PxIS_ERROR | AHCI_PxIS_LINK)) || (port->active && serr) ||
-	    ((is & (AHCI_PxIS_SDBS | AHCI_PxIS_DHRS | AHCI_PxIS_PSS)) && (tfd & ATA_STS_ERR))) {
-		if (!port->active) {
-			/* a link event with nothing outstanding: note it and clear it */
-			pr_warn("%s: %s: port event with no command outstanding: IS %08x SERR %08x "
-				"SSTS %08x\n",
-				port->name, port->bdev.name, is, serr, readl(&port->regs->ssts));
-			writel(0xffffffffu, &port->regs->serr);
-			if (!link_up(port)) {
-				pr_err("%s: %s: link lost; the disk is offline\n", port->name,
-				       port->bdev.name);
-				port->state = PORT_DEAD;
-			}
-			return;
-		}
-		ahci_error(port, is,
-			   is & AHCI_PxIS_TFES	  ? "task file error"
-			   : is & AHCI_PxIS_ERROR ? "interface/host bus error"
-			   : is & AHCI_PxIS_LINK  ? "link change"
-						  : "device error status",
-			   false);
-		return;
-	}
-	complete_done(port);
-	now = ktime_ns();
-	for (uint32_t a = port->active; a; a &= a - 1) {
-		int slot = __builtin_ctz(a);
-
-		if (now >= port->slot_deadline[slot]) {
-			port->nr_timeouts++;
-			ahci_error(port, is, "command timeout", true);
-			return;
-		}
-	}
-}
-
-static uint64_t earliest_deadline(struct ahci_port *port)
-{
-	uint64_t d = WAIT_FOREVER;
-
-	for (uint32_t a = port->active; a; a &= a - 1)
-		d = min(d, port->slot_deadline[__builtin_ctz(a)]);
-	return d;
-}
-
-static int ahci_port_thread(void *arg)
-{
-	struct ahci_port *port = arg;
-
-	for (;;) {
-		if (port->host->poll) {
-			if (!port->active)
-				wait_event(port->wq, port->kick);
-			port->kick = false;
-			ahci_service(port);
-			if (port->active)
-				thread_yield();
-			continue;
-		}
-		uint64_t d = earliest_deadline(port), now = ktime_ns();
-
-		wait_event_timeout(port->wq, port->irq_status || port->kick,
-				   d == WAIT_FOREVER ? WAIT_FOREVER
-				   : d > now	     ? d - now
-						     : 0);
-		port->kick = false;
-		ahci_service(port);
-	}
-	return 0;
-}
-
-static void ahci_irq(int vector, void *data)
-{
-	struct ahci_host *host = data;
-	uint32_t is = readl(&host->regs->is);
-
-	(void)vector;
-	for (uint32_t pending = is & host->pi; pending; pending &= pending - 1) {
-		int no = __builtin_ctz(pending);
-		struct ahci_port *port = host->ports[no];
-		uint32_t pis = readl(&host->regs->ports[no].is);
-
-		/* clear PxIS before IS.IPS (section 10.7.2.1) */
-		writel(pis, &host->regs->ports[no].is);
-		if (port) {
-			port->irq_status |= pis;
-			wake_up(&port->wq);
-		}
-	}
-	writel(is, &host->regs->is);
-}
-
 /* --- controllers --------------------------------------------------------------------------- */
 
 /* Section 10.6.3: take the HBA from the BIOS. */
@@ -1287,3 +681,4 @@ bool ahci_describe(struct block_device *bdev, char *buf, size_t len)
 		}
 	return false;
 }
+

@@ -2,8 +2,9 @@
  * Interrupt controllers and vectors. The 8259 PICs are remapped out of the
  * exception range and fully masked; everything arrives through the local
  * APIC: MSI from devices (vectors handed out by irq_alloc_vector), the
- * APIC timer (a 1 kHz tick that wakes timed sleepers) and the spurious
- * vector. The dispatcher acknowledges each interrupt with an EOI.
+ * APIC timer (one-shot, armed for the earliest timed sleeper: no periodic
+ * tick, so an idle CPU under QEMU's instruction-count clock skips straight
+ * to the next deadline) and the spurious vector. The dispatcher acknowledges each interrupt with an EOI.
  */
 #include <stdio.h>
 
@@ -35,9 +36,8 @@
 #define VECTOR_TIMER		0xf0
 #define VECTOR_SPURIOUS		0xff
 
-#define TICK_HZ			1000
-
 static volatile uint8_t *lapic;
+static uint64_t timer_per_sec; /* APIC timer counts per second (divide by 16) */
 static phys_addr_t lapic_phys;
 static uint64_t irq_counts[256];
 
@@ -141,7 +141,7 @@ void apic_init(void)
 	lapic_write(APIC_LVT_TIMER, LVT_MASKED | VECTOR_TIMER);
 }
 
-/* Start the periodic tick; the APIC timer's rate is measured against the TSC. */
+/* Measure the APIC timer's rate against the TSC; it is armed on demand by apic_timer_arm(). */
 void apic_timer_start(void)
 {
 	uint64_t t0, t1;
@@ -155,13 +155,27 @@ void apic_timer_start(void)
 	counted = 0xffffffff - lapic_read(APIC_TIMER_CUR);
 	t1 = ktime_ns();
 	lapic_write(APIC_TIMER_INIT, 0);
-	uint64_t per_sec = (uint64_t)counted * NSEC_PER_SEC / (t1 - t0);
-	uint32_t per_tick = (uint32_t)(per_sec / TICK_HZ);
+	timer_per_sec = (uint64_t)counted * NSEC_PER_SEC / (t1 - t0);
+	if (!timer_per_sec)
+		timer_per_sec = 1;
+	lapic_write(APIC_LVT_TIMER, VECTOR_TIMER);	/* one-shot */
+	pr_info("apic: local APIC %u at %#llx, timer %llu kHz, one-shot (tickless)\n", lapic_id(),
+		(unsigned long long)lapic_phys, (unsigned long long)(timer_per_sec / 1000));
+}
 
-	if (per_tick == 0)
-		per_tick = 1;
-	lapic_write(APIC_LVT_TIMER, LVT_PERIODIC | VECTOR_TIMER);
-	lapic_write(APIC_TIMER_INIT, per_tick);
-	pr_info("apic: local APIC %u at %#llx, timer %llu kHz, tick %d Hz\n", lapic_id(),
-		(unsigned long long)lapic_phys, (unsigned long long)(per_sec / 1000), TICK_HZ);
+void apic_timer_arm(uint64_t deadline_ns)
+{
+	uint64_t now, count;
+
+	if (!lapic || !timer_per_sec)
+		return;
+	if (deadline_ns == UINT64_MAX) {
+		lapic_write(APIC_TIMER_INIT, 0);
+		return;
+	}
+	now = ktime_ns();
+	count = deadline_ns > now ? (deadline_ns - now) * timer_per_sec / NSEC_PER_SEC : 0;
+	/* Round up: an early interrupt only re-arms, a late one delays a sleeper. */
+	count = min_t(uint64_t, count + 1, 0xffffffffULL);
+	lapic_write(APIC_TIMER_INIT, (uint32_t)count);
 }

@@ -13,5 +13,10 @@ enum exit_status { EXIT_OK = 0, EXIT_FAILURE_STATUS = 1, EXIT_PANIC = 2 };
 
 __noreturn void kernel_exit(enum exit_status status);
 bool running_under_qemu(void);
+/*
+ * Under QEMU: copy the fw_cfg file @name (-fw_cfg name=NAME,string=...)
+ * into @buf as a string; its length, or -ENOENT.
+ */
+int qemu_fw_cfg_file(const char *name, char *buf, size_t len);
 
 #endif

@@ -5,7 +5,9 @@
  * thread halts with interrupts enabled ("sti; hlt" cannot lose a wake-up:
  * STI holds interrupts off for one more instruction).
  *
- * Timed sleeps sit on a deadline list that the 1 kHz APIC tick scans.
+ * Timed sleeps sit on a deadline list; the APIC timer is armed (one-shot)
+ * for the earliest of them, and its interrupt wakes those that are due and
+ * arms it for the next. With no timed sleeper no timer is armed at all.
  */
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +43,23 @@ static struct thread *current = &boot_thread;
 static struct thread *idle_thread;
 static LIST_HEAD(run_queue);
 static LIST_HEAD(timer_list);
+static uint64_t timer_armed = WAIT_FOREVER; /* deadline the APIC timer is set for */
+
+void apic_timer_arm(uint64_t deadline_ns);
+
+/* Arm the timer for the earliest sleeper if @force or if that moved earlier. Irqs off. */
+static void timer_rearm(bool force)
+{
+	struct thread *t;
+	uint64_t d = WAIT_FOREVER;
+
+	list_for_each_entry(t, &timer_list, timer_link)
+		d = min(d, t->deadline);
+	if (force || d < timer_armed) {
+		timer_armed = d;
+		apic_timer_arm(d);
+	}
+}
 extern char boot_stack_bottom[];
 
 struct thread *current_thread(void)
@@ -95,6 +114,8 @@ void sched_tick(void)
 	list_for_each_entry_safe(t, n, &timer_list, timer_link)
 		if (t->deadline <= now)
 			make_runnable(t);
+	/* Also when nothing was due: the interrupt may come early on the kernel's clock. */
+	timer_rearm(true);
 }
 
 void init_waitqueue_head(struct wait_queue_head *wq)
@@ -149,8 +170,10 @@ void schedule_until(uint64_t deadline)
 		panic("the idle thread tried to sleep");
 	current->state = T_SLEEPING;
 	current->deadline = deadline;
-	if (deadline != WAIT_FOREVER)
+	if (deadline != WAIT_FOREVER) {
 		list_add_tail(&current->timer_link, &timer_list);
+		timer_rearm(false);
+	}
 	schedule();
 }
 

@@ -6,6 +6,9 @@
  */
 #include <cpuid.h>
 
+#include <string.h>
+
+#include "kernel/exit.h"
 #include "kernel/io.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
@@ -19,7 +22,8 @@
 #define PORT_B_OUT2	0x20
 
 uint64_t tsc_khz;
-static uint64_t tsc_base;
+static uint64_t tsc_base; /* moves forward over stalls (ktime_stall_end) */
+static bool clock_virtual;
 static uint64_t ns_mult;	/* ns per TSC tick, << 32 */
 
 /*
@@ -78,8 +82,18 @@ int time_init(void)
 		set_tsc_khz(best * PIT_HZ / latch / 1000);
 	}
 	tsc_base = rdtsc();
-	pr_info("time: TSC %llu.%03llu MHz (calibrated against the PIT)\n",
-		(unsigned long long)(tsc_khz / 1000), (unsigned long long)(tsc_khz % 1000));
+	/*
+	 * tools/run-qemu says in fw_cfg when it gave the guest QEMU's
+	 * instruction-count clock (-icount shift=0,sleep=off): one nanosecond
+	 * per instruction, idle time skipped.
+	 */
+	char clock[16];
+
+	if (qemu_fw_cfg_file("opt/lookahead/clock", clock, sizeof(clock)) > 0 &&
+	    !strcmp(clock, "virtual"))
+		clock_virtual = true;
+	pr_info("time: %s clock: TSC %llu.%03llu MHz (calibrated against the PIT)\n",
+		clock_virtual ? "virtual (QEMU -icount)" : "real", (unsigned long long)(tsc_khz / 1000), (unsigned long long)(tsc_khz % 1000));
 	return 0;
 }
 
@@ -90,6 +104,21 @@ uint64_t ktime_ns(void)
 	if (!ns_mult)
 		return 0;
 	return (uint64_t)(((unsigned __int128)d * ns_mult) >> 32);
+}
+
+const char *ktime_clock_name(void)
+{
+	return clock_virtual ? "virtual" : "real";
+}
+
+uint64_t ktime_stall_begin(void)
+{
+	return rdtsc();
+}
+
+void ktime_stall_end(uint64_t begin)
+{
+	tsc_base += rdtsc() - begin;
 }
 
 void udelay(unsigned long us)

@@ -14,6 +14,20 @@
 uint64_t ktime_ns(void);
 /* Busy-wait; for short hardware delays only (use sleep_ns() otherwise). */
 void udelay(unsigned long us);
+/*
+ * "virtual" when the run's clock is QEMU's instruction count (tools/run-qemu
+ * says so in fw_cfg), else "real". Results name it.
+ */
+const char *ktime_clock_name(void);
+/*
+ * Stop the clock: ktime_ns() does not advance between ktime_stall_begin()
+ * and ktime_stall_end(). For waits whose length depends on the host, not
+ * on the modelled machine (a modelled disk's real I/O finishing late), so
+ * that virtual time stays a function of the guest's own work. Interrupts
+ * must be off in between; udelay() still runs on the raw TSC.
+ */
+uint64_t ktime_stall_begin(void);
+void ktime_stall_end(uint64_t begin);
 /* TSC frequency found by calibration, in kHz (0 on the host). */
 extern uint64_t tsc_khz;
 

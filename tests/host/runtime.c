@@ -28,6 +28,11 @@ uint64_t ktime_ns(void)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
+const char *ktime_clock_name(void)
+{
+	return "real";
+}
+
 void udelay(unsigned long us)
 {
 	uint64_t end = ktime_ns() + us * NSEC_PER_USEC;
