@@ -204,6 +204,12 @@ static void issue(struct ahci_port *port, int slot, struct request *rq, bool ncq
 	}
 	writel(bit, &port->regs->ci);
 	local_irq_restore(flags);
+	if (port->bdev.dmodel &&
+	    dm_submit(port->bdev.dmodel, slot,
+		      rq->op == REQ_OP_READ ? DM_READ : rq->op == REQ_OP_WRITE ? DM_WRITE : DM_FLUSH,
+		      rq->sector, rq->nr_sectors, ktime_ns()))
+		pr_err("%s: %s: the disk model refused slot %d (sectors %llu+%u)\n", port->name,
+		       port->bdev.name, slot, (unsigned long long)rq->sector, rq->nr_sectors);
 	port->peak_active = max(port->peak_active, (unsigned int)__builtin_popcount(port->active));
 	if (was_idle) {
 		port->kick = true;
@@ -275,48 +281,56 @@ static void complete_done(struct ahci_port *port)
 	}
 }
 
-/*
- * Stop, clear, reset if needed, restart. Returns 0 with the port running,
- * or -ENODEV when the link is gone (the port is then dead).
- */static void ahci_service(struct ahci_port *port)
-{
-	uint32_t is = ahci_take_is(port);
-	uint32_t tfd, serr;
-	uint64_t now;
+/* --- completion ------------------------------------------------------------------------ */
 
-	if (port->state == PORT_DEAD)
-		return;
-	tfd = readl(&port->regs->tfd);
-	serr = readl(&port->regs->serr);
+/*
+ * Look at the port's error state; true when it found an error (and
+ * handled it, or noted a link event with nothing outstanding).
+ */
+static bool port_error(struct ahci_port *port, uint32_t is)
+{
+	uint32_t tfd = readl(&port->regs->tfd), serr = readl(&port->regs->serr);
+
 	/*
 	 * Besides the error interrupts: QEMU 7.2 reports a failed NCQ command
 	 * only with STS.ERR in an SDB FIS and a PxSERR bit; STS.ERR alone is
 	 * stale after a recovered non-queued error, so it counts only together
 	 * with a FIS that just arrived.
 	 */
-	if ((is & (AHCI_PxIS_ERROR | AHCI_PxIS_LINK)) || (port->active && serr) ||
-	    ((is & (AHCI_PxIS_SDBS | AHCI_PxIS_DHRS | AHCI_PxIS_PSS)) && (tfd & ATA_STS_ERR))) {
-		if (!port->active) {
-			/* a link event with nothing outstanding: note it and clear it */
-			pr_warn("%s: %s: port event with no command outstanding: IS %08x SERR %08x "
-				"SSTS %08x\n",
-				port->name, port->bdev.name, is, serr, readl(&port->regs->ssts));
-			writel(0xffffffffu, &port->regs->serr);
-			if (!link_up(port)) {
-				pr_err("%s: %s: link lost; the disk is offline\n", port->name,
-				       port->bdev.name);
-				port->state = PORT_DEAD;
-			}
-			return;
+	if (!((is & (AHCI_PxIS_ERROR | AHCI_PxIS_LINK)) || (port->active && serr) ||
+	      ((is & (AHCI_PxIS_SDBS | AHCI_PxIS_DHRS | AHCI_PxIS_PSS)) && (tfd & ATA_STS_ERR))))
+		return false;
+	if (!port->active) {
+		/* a link event with nothing outstanding: note it and clear it */
+		pr_warn("%s: %s: port event with no command outstanding: IS %08x SERR %08x "
+			"SSTS %08x\n",
+			port->name, port->bdev.name, is, serr, readl(&port->regs->ssts));
+		writel(0xffffffffu, &port->regs->serr);
+		if (!link_up(port)) {
+			pr_err("%s: %s: link lost; the disk is offline\n", port->name,
+			       port->bdev.name);
+			port->state = PORT_DEAD;
 		}
-		ahci_error(port, is,
-			   is & AHCI_PxIS_TFES	  ? "task file error"
-			   : is & AHCI_PxIS_ERROR ? "interface/host bus error"
-			   : is & AHCI_PxIS_LINK  ? "link change"
-						  : "device error status",
-			   false);
-		return;
+		return true;
 	}
+	if (port->bdev.dmodel) /* recovery runs unmodelled; the drive's queue is gone */
+		dm_abort_all(port->bdev.dmodel, ktime_ns());
+	ahci_error(port, is,
+		   is & AHCI_PxIS_TFES	  ? "task file error"
+		   : is & AHCI_PxIS_ERROR ? "interface/host bus error"
+		   : is & AHCI_PxIS_LINK  ? "link change"
+					  : "device error status",
+		   false);
+	return true;
+}
+
+static void ahci_service(struct ahci_port *port)
+{
+	uint32_t is = ahci_take_is(port);
+	uint64_t now;
+
+	if (port->state == PORT_DEAD || port_error(port, is))
+		return;
 	complete_done(port);
 	now = ktime_ns();
 	for (uint32_t a = port->active; a; a &= a - 1) {
@@ -327,6 +341,75 @@ static void complete_done(struct ahci_port *port)
 			ahci_error(port, is, "command timeout", true);
 			return;
 		}
+	}
+}
+
+/*
+ * A modelled disk (disk_model=): each command is still read through the
+ * port, but it ends at the time the model says the drive would have
+ * finished it, never earlier, and the port is looked at only then (its
+ * interrupt stays masked), so no modelled time and no scheduling decision
+ * depends on when the host happened to finish the real I/O.
+ *
+ * If the real I/O is not done at the modelled time, wait for it with the
+ * kernel's clock stopped (the wait measures the host, not the modelled
+ * machine) and count it as late. Bounded by the command timeout in raw
+ * TSC time. Returns 0, -EIO when the port reported an error, -ETIMEDOUT.
+ */
+static int model_wait_real(struct ahci_port *port, uint32_t bit)
+{
+	unsigned long flags = local_irq_save();
+	uint64_t begin = ktime_stall_begin(), limit = port->timeout_ns / NSEC_PER_USEC * tsc_khz / 1000;
+	int ret = -ETIMEDOUT;
+
+	port->bdev.model_late++;
+	for (;;) {
+		if (!((readl(&port->regs->ci) | readl(&port->regs->sact)) & bit)) {
+			ret = 0;
+			break;
+		}
+		if (readl(&port->regs->is) & (AHCI_PxIS_ERROR | AHCI_PxIS_LINK)) {
+			ret = -EIO;
+			break;
+		}
+		if (rdtsc() - begin > limit)
+			break;
+		cpu_relax();
+	}
+	port->bdev.model_late_tsc += rdtsc() - begin;
+	ktime_stall_end(begin);
+	local_irq_restore(flags);
+	return ret;
+}
+
+static void ahci_service_modelled(struct ahci_port *port)
+{
+	struct disk_model *m = port->bdev.dmodel;
+
+	while (port->state == PORT_RUNNING && dm_next_event(m) <= ktime_ns()) {
+		struct dm_completion c;
+		int slot = dm_reap(m, ktime_ns(), &c), err = 0;
+		uint32_t bit;
+
+		if (slot < 0)
+			break;
+		bit = 1u << slot;
+		if (!(port->active & bit)) {
+			pr_err("%s: %s: the disk model finished slot %d, which is not issued\n",
+			       port->name, port->bdev.name, slot);
+			continue;
+		}
+		if ((readl(&port->regs->ci) | readl(&port->regs->sact)) & bit)
+			err = model_wait_real(port, bit);
+		if (err == -ETIMEDOUT) {
+			port->nr_timeouts++;
+			dm_abort_all(m, ktime_ns());
+			ahci_error(port, ahci_take_is(port), "command timeout (modelled disk)", true);
+			return;
+		}
+		if (port_error(port, ahci_take_is(port)))
+			return;
+		end_slot(port, slot, 0, 0);
 	}
 }
 
@@ -344,6 +427,17 @@ int ahci_port_thread(void *arg)
 	struct ahci_port *port = arg;
 
 	for (;;) {
+		if (port->bdev.dmodel) {
+			uint64_t d = dm_next_event(port->bdev.dmodel), now = ktime_ns();
+
+			wait_event_timeout(port->wq, port->kick,
+					   d == DM_NONE ? WAIT_FOREVER
+					   : d > now	? d - now
+							: 0);
+			port->kick = false;
+			ahci_service_modelled(port);
+			continue;
+		}
 		if (port->host->poll) {
 			if (!port->active)
 				wait_event(port->wq, port->kick);

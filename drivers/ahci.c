@@ -35,6 +35,10 @@ KPARAM(ahci_max_kb, KV_UINT, NULL,
        "largest AHCI transfer per command in KiB (4..2016, default 1024; the device may "
        "lower it)");
 KPARAM(ahci_timeout_ms, KV_UINT, NULL, "AHCI command timeout in ms (100..600000, default 10000)");
+static const char *const disk_model_names[] = {"none", "hitachi-t7k250", NULL};
+KPARAM(disk_model, KV_ENUM, disk_model_names,
+       "time every disk by a drive model: hitachi-t7k250 (the seeds' 160 GB Hitachi) or none "
+       "(default: the disk times itself)");
 KPARAM(ahci_write, KV_BOOL, NULL, "1: allow writes to the disks (scratch disks only!)");
 
 struct ahci_host *hosts[AHCI_MAX_HOSTS];
@@ -490,12 +494,24 @@ static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
 	if (ahci_identify(port) || ahci_parse_identify(port))
 		goto fail;
 	port->bdev.driver_data = port;
+	if (param_get_enum("disk_model") > 0) {
+		const char *name = disk_model_names[param_get_enum("disk_model")];
+
+		port->bdev.dmodel = dm_create(name, port->bdev.nr_sectors);
+		if (!port->bdev.dmodel) {
+			pr_err("%s: disk_model=%s cannot describe this disk; it stays offline\n",
+			       port->name, name);
+			goto fail;
+		}
+	}
 	err = blk_register_disk(&port->bdev, &ahci_queue_ops, AHCI_MAX_PRDS, 0);
 	if (err) {
 		pr_err("%s: cannot register the disk (%d)\n", port->name, err);
 		goto fail;
 	}
-	writel(AHCI_PxIS_DHRS | AHCI_PxIS_PSS | AHCI_PxIS_DSS | AHCI_PxIS_SDBS | AHCI_PxIS_UFS |
+	/* A modelled disk's port is looked at only at the modelled times: no interrupts. */
+	writel(port->bdev.dmodel ? 0 :
+	       AHCI_PxIS_DHRS | AHCI_PxIS_PSS | AHCI_PxIS_DSS | AHCI_PxIS_SDBS | AHCI_PxIS_UFS |
 		       AHCI_PxIS_DPS | AHCI_PxIS_PCS | AHCI_PxIS_PRCS | AHCI_PxIS_OFS |
 		       AHCI_PxIS_INFS | AHCI_PxIS_IFS | AHCI_PxIS_HBDS | AHCI_PxIS_HBFS |
 		       AHCI_PxIS_TFES,
@@ -508,8 +524,17 @@ static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
 		port->bdev.logical_sector_size, port->ncq ? "NCQ depth " : "no NCQ, depth ",
 		port->bdev.queue_depth, sata_gen(readl(&port->regs->ssts)),
 		port->bdev.max_sectors / 2);
+	if (port->bdev.dmodel)
+		pr_info("%s: %s: timed by the disk model %s (the drive's first %llu of %llu MiB)\n",
+			port->name, port->bdev.name, dm_drive_of(port->bdev.dmodel)->name,
+			(unsigned long long)(port->bdev.nr_sectors >> 11),
+			(unsigned long long)((uint64_t)dm_param(dm_drive_of(port->bdev.dmodel),
+								"capacity") /
+					     2048));
 	return port;
 fail:
+	if (port->bdev.dmodel)
+		dm_destroy(port->bdev.dmodel);
 	/* The HBA must not write FISes into memory we give back. */
 	if (ahci_port_stop(port, true)) {
 		pr_warn("%s: engines will not stop; keeping its memory\n", port->name);
@@ -642,6 +667,14 @@ static int ahci_init(void)
 			"lookahead drives SATA disks only through AHCI; set the SATA mode to AHCI "
 			"in the BIOS setup\n",
 			pci_name(d, loc, sizeof(loc)), d->vendor, d->device);
+	}
+	if (param_get_enum("disk_model") > 0) {
+		struct disk_model *m = dm_create(disk_model_names[param_get_enum("disk_model")], 0);
+
+		if (!m)
+			return -ENOMEM;
+		dm_print_params(m, false);
+		dm_destroy(m);
 	}
 	d = NULL;
 	while ((d = pci_find_class(0x01, 0x06, 0x01, d))) {

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "drivers/blkdev.h"
+#include "drivers/diskmodel.h"
 #include "kernel/log.h"
 #include "mm/mm.h"
 
@@ -725,6 +726,13 @@ struct block_device *blk_get_disk(int index)
 	return index >= 0 && index < nr_disks ? disks[index] : NULL;
 }
 
+const char *blk_disk_kind(const struct block_device *bdev)
+{
+	if (bdev->dmodel)
+		return "modelled";
+	return strncmp(bdev->model, "QEMU", 4) ? "real" : "emulated";
+}
+
 void blk_reset_stats(struct block_device *bdev)
 {
 	unsigned int in_flight[2] = {bdev->stats.in_flight[0], bdev->stats.in_flight[1]};
@@ -734,6 +742,9 @@ void blk_reset_stats(struct block_device *bdev)
 	bdev->stats.in_flight[1] = in_flight[1];
 	if (bdev->queue)
 		bdev->queue->stamp_ns = ktime_ns();
+	if (bdev->dmodel)
+		dm_reset_stats(bdev->dmodel);
+	bdev->model_late = bdev->model_late_tsc = 0;
 }
 
 #ifdef HOST_BUILD

@@ -35,6 +35,8 @@
 #include "kernel/sched.h"
 #include "mm/pagemap.h"
 
+struct disk_model;
+
 enum bio_op { REQ_OP_READ, REQ_OP_WRITE, REQ_OP_FLUSH };
 
 struct bio_vec {
@@ -112,7 +114,19 @@ struct block_device {
 	struct disk_stats stats;
 	struct request_queue *queue;
 	void *driver_data;
+	/*
+	 * disk_model=: the timing model the driver completes commands by
+	 * (NULL: the disk times itself). model_late counts completions whose
+	 * real I/O had not finished at the modelled time; model_late_tsc is
+	 * the host time waited for them, in raw TSC ticks (it measures the
+	 * host, so it is not repeatable).
+	 */
+	struct disk_model *dmodel;
+	uint64_t model_late, model_late_tsc;
 };
+
+/* What times the disk's I/O: "modelled" (disk_model=), "emulated" (QEMU's), or "real". */
+const char *blk_disk_kind(const struct block_device *bdev);
 
 struct bio *bio_alloc(unsigned int nr_vecs);
 void bio_put(struct bio *bio);

@@ -842,6 +842,30 @@ unsigned int dm_queued(const struct disk_model *m)
 	return (unsigned int)__builtin_popcount(m->queued | m->finished) + (m->active >= 0);
 }
 
+void dm_print_params(const struct disk_model *m, bool sources)
+{
+	const struct dm_drive *d = m->drive;
+	const struct dm_geometry *g = &m->g;
+
+	printf("diskmodel: %s: %s\n", d->name, d->desc);
+	for (int i = 0; i < d->nr_params; i++) {
+		const struct dm_param *p = &d->params[i];
+
+		if (sources)
+			printf("diskmodel:   %-14s %10g %-9s %s\n", p->key, p->value, p->unit,
+			       p->source);
+		else
+			printf("diskmodel:   %-14s %10g %s\n", p->key, p->value, p->unit);
+	}
+	printf("diskmodel: derived: %u cylinders x %u heads, %u zones of %u-%u sectors/track, "
+	       "%.3f ms/rev, command overhead %.1f us, %u segments of %u KiB\n",
+	       g->cylinders, g->heads, g->zones, g->spt_outer, g->spt_inner, g->rev_ns / 1e6,
+	       g->overhead_ns / 1e3, g->segments, g->segment_sectors / 2);
+	printf("diskmodel: derived: seek %.3f + %.5f*sqrt(d) ms below %u cylinders, "
+	       "%.3f + %.3f*d/1000 ms above\n",
+	       g->seek_a / 1e6, g->seek_b / 1e6, g->seek_d0, g->seek_c / 1e6, g->seek_e / 1e3);
+}
+
 const struct dm_stats *dm_stats(const struct disk_model *m)
 {
 	return &m->st;

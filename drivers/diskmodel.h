@@ -97,6 +97,8 @@ void dm_abort_all(struct disk_model *m, uint64_t now);
 unsigned int dm_queued(const struct disk_model *m);
 
 const struct dm_stats *dm_stats(const struct disk_model *m);
+/* The parameter table (with each figure's source when @sources) and the derived geometry. */
+void dm_print_params(const struct disk_model *m, bool sources);
 void dm_reset_stats(struct disk_model *m);
 
 /* --- the model's figures, for calibration tests and the diskmodel command --- */
