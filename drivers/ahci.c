@@ -501,6 +501,7 @@ static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
 		if (!port->bdev.dmodel) {
 			pr_err("%s: disk_model=%s cannot describe this disk; it stays offline\n",
 			       port->name, name);
+			init_fail("disk_model: a disk is larger than the modelled drive");
 			goto fail;
 		}
 	}

@@ -23,12 +23,14 @@
 #include "drivers/ahci.h"
 #include "drivers/blk-pattern.h"
 #include "drivers/blkdev.h"
+#include "drivers/diskmodel.h"
 #include "kernel/cmd.h"
 #include "kernel/crc32.h"
 #include "kernel/init.h"
 #include "kernel/log.h"
 #include "kernel/param.h"
 #include "kernel/result.h"
+#include "kernel/time.h"
 #include "mm/mm.h"
 
 KPARAM(blk_nr_requests, KV_UINT, NULL,
@@ -156,6 +158,49 @@ static void print_diskstats(struct block_device *b)
 	pr_info("%s: request sizes%s; errors: %llu read, %llu write\n", b->name,
 		at ? hist : " (none yet)", (unsigned long long)s->errors[0],
 		(unsigned long long)s->errors[1]);
+	if (b->dmodel) {
+		const struct dm_stats *m = dm_stats(b->dmodel);
+
+		pr_info("%s: modelled (%s): %llu commands: %llu buffer hits, %llu look-ahead "
+			"hits, %llu misses (%llu seeks), %llu NCQ reorders; seek %llu ms, rotation "
+			"%llu ms, media %llu ms, bus %llu ms, hits %llu ms, busy %llu ms; late real "
+			"I/O %llu\n",
+			b->name, dm_drive_of(b->dmodel)->name, (unsigned long long)m->commands,
+			(unsigned long long)m->buffer_hits, (unsigned long long)m->stream_hits,
+			(unsigned long long)m->misses, (unsigned long long)m->seeks,
+			(unsigned long long)m->reordered, (unsigned long long)ns_to_ms(m->seek_ns),
+			(unsigned long long)ns_to_ms(m->rotate_ns),
+			(unsigned long long)ns_to_ms(m->media_ns),
+			(unsigned long long)ns_to_ms(m->bus_ns), (unsigned long long)ns_to_ms(m->hit_ns),
+			(unsigned long long)ns_to_ms(m->busy_ns), (unsigned long long)b->model_late);
+	}
+}
+
+/* The disk model's counters as a JSON object ("null" without a model). */
+void diskmodel_json(struct block_device *b, struct json_buf *j)
+{
+	const struct dm_stats *m;
+
+	if (!b->dmodel) {
+		json_printf(j, "null");
+		return;
+	}
+	m = dm_stats(b->dmodel);
+	json_printf(j,
+		    "{\"drive\":\"%s\",\"commands\":%llu,\"buffer_hits\":%llu,"
+		    "\"lookahead_hits\":%llu,\"misses\":%llu,\"seeks\":%llu,\"reordered\":%llu,"
+		    "\"max_queued\":%u,\"overhead_us\":%llu,\"seek_us\":%llu,\"rotate_us\":%llu,"
+		    "\"media_us\":%llu,\"bus_us\":%llu,\"hit_us\":%llu,\"busy_us\":%llu,"
+		    "\"host_late\":%llu,\"host_late_ms\":%llu}",
+		    dm_drive_of(b->dmodel)->name, (unsigned long long)m->commands,
+		    (unsigned long long)m->buffer_hits, (unsigned long long)m->stream_hits,
+		    (unsigned long long)m->misses, (unsigned long long)m->seeks,
+		    (unsigned long long)m->reordered, m->max_queued,
+		    (unsigned long long)(m->overhead_ns / 1000), (unsigned long long)(m->seek_ns / 1000),
+		    (unsigned long long)(m->rotate_ns / 1000), (unsigned long long)(m->media_ns / 1000),
+		    (unsigned long long)(m->bus_ns / 1000), (unsigned long long)(m->hit_ns / 1000),
+		    (unsigned long long)(m->busy_ns / 1000), (unsigned long long)b->model_late,
+		    (unsigned long long)(tsc_khz ? b->model_late_tsc / tsc_khz : 0));
 }
 
 static void diskstats_json(struct block_device *b, struct json_buf *j)
@@ -176,7 +221,9 @@ static void diskstats_json(struct block_device *b, struct json_buf *j)
 	     (unsigned long long)s->errors[1]);
 	for (int i = 0; i < 16; i++)
 		json_printf(j, "%s%llu", i ? "," : "", (unsigned long long)s->size_hist[i]);
-	json_printf(j, "]}");
+	json_printf(j, "],\"disk_kind\":\"%s\",\"model\":", blk_disk_kind(b));
+	diskmodel_json(b, j);
+	json_printf(j, "}");
 }
 
 static int cmd_diskstats(int argc, char **argv)
@@ -216,6 +263,67 @@ static int cmd_diskstats(int argc, char **argv)
 }
 KCMD(diskstats, cmd_diskstats, "diskstats [disk=N] [reset=1]",
      "per-disk I/O statistics as in /proc/diskstats, and request sizes");
+
+/* --- diskmodel ------------------------------------------------------------------ */
+
+static int cmd_diskmodel(int argc, char **argv)
+{
+	static const struct kv_spec specs[] = {
+		{"disk", KV_UINT, NULL, "only this disk"},
+	};
+	static struct json_buf j;
+	struct kv_value v[ARRAY_SIZE(specs)];
+	struct block_device *one = NULL;
+	const struct disk_model *shown = NULL;
+	struct result r;
+	int listed = 0;
+
+	if (kcmd_args(argc, argv, specs, ARRAY_SIZE(specs), v, NULL))
+		return -EINVAL;
+	if (v[0].present && !(one = arg_disk("diskmodel", &v[0])))
+		return -ENODEV;
+	json_init(&j);
+	json_printf(&j, "[");
+	for (int i = 0; i < blk_disk_count(); i++) {
+		struct block_device *b = blk_get_disk(i);
+
+		if (one && b != one)
+			continue;
+		if (b->dmodel && !shown) {
+			dm_print_params(b->dmodel, true);
+			shown = b->dmodel;
+		}
+		pr_info("%s: %s disk (%s)\n", b->name, blk_disk_kind(b),
+			b->dmodel ? dm_drive_of(b->dmodel)->desc : "not modelled");
+		print_diskstats(b);
+		json_printf(&j, "%s{\"name\":\"%s\",\"disk_kind\":\"%s\",\"model\":",
+			    listed++ ? "," : "", b->name, blk_disk_kind(b));
+		diskmodel_json(b, &j);
+		json_printf(&j, "}");
+	}
+	result_begin(&r, "diskmodel");
+	result_str(&r, "clock", ktime_clock_name());
+	if (shown) {
+		struct dm_geometry g;
+
+		dm_geometry(shown, &g);
+		result_str(&r, "drive", dm_drive_of(shown)->name);
+		result_u64(&r, "cylinders", g.cylinders);
+		result_u64(&r, "heads", g.heads);
+		result_u64(&r, "spt_outer", g.spt_outer);
+		result_u64(&r, "spt_inner", g.spt_inner);
+		result_double(&r, "overhead_us", g.overhead_ns / 1e3, 2);
+		result_double(&r, "seek_single_ms", dm_seek_ns(shown, 1) / 1e6, 3);
+		result_double(&r, "seek_full_ms", dm_seek_ns(shown, g.cylinders - 1) / 1e6, 3);
+		result_double(&r, "zone0_mbps", dm_zone_rate(shown, 0) / 1e6, 2);
+		result_double(&r, "zone_last_mbps", dm_zone_rate(shown, (int)g.zones - 1) / 1e6, 2);
+	}
+	result_raw(&r, "disks", jend_array(&j, "diskmodel"));
+	result_end(&r);
+	return 0;
+}
+KCMD(diskmodel, cmd_diskmodel, "diskmodel [disk=N]",
+     "the disk model's parameters with their sources, and its counters per disk");
 
 /* --- asynchronous bio slots, shared by rawread and blkcheck ------------------------------ */
 
@@ -621,6 +729,7 @@ static int cmd_rawread(int argc, char **argv)
 		result_u64(&r, "p50_us", p50);
 		result_u64(&r, "p99_us", p99);
 		result_u64(&r, "max_us", max_lat);
+		result_timing(&r, bdev);
 		if (do_crc)
 			result_str(&r, "crc32", crcs);
 		result_end(&r);

@@ -23,6 +23,7 @@
 #include "drivers/blkdev.h"
 #include "drivers/diskmodel.h"
 #include "kernel/log.h"
+#include "kernel/result.h"
 #include "mm/mm.h"
 
 unsigned int blk_nr_requests_default = BLK_DEF_NR_REQUESTS;
@@ -731,6 +732,13 @@ const char *blk_disk_kind(const struct block_device *bdev)
 	if (bdev->dmodel)
 		return "modelled";
 	return strncmp(bdev->model, "QEMU", 4) ? "real" : "emulated";
+}
+
+void result_timing(struct result *r, const struct block_device *bdev)
+{
+	result_str(r, "clock", ktime_clock_name());
+	if (bdev)
+		result_str(r, "disk_kind", blk_disk_kind(bdev));
 }
 
 void blk_reset_stats(struct block_device *bdev)

@@ -125,6 +125,16 @@ struct block_device {
 	uint64_t model_late, model_late_tsc;
 };
 
+struct result;
+struct json_buf;
+/*
+ * Add "clock" (virtual or real) and "disk_kind" (modelled, emulated or real)
+ * to a RESULT line about I/O on @bdev (NULL: the clock only).
+ */
+void result_timing(struct result *r, const struct block_device *bdev);
+/* The disk model's counters of @b as a JSON object, or null (drivers/blk-cmd.c). */
+void diskmodel_json(struct block_device *b, struct json_buf *j);
+
 /* What times the disk's I/O: "modelled" (disk_model=), "emulated" (QEMU's), or "real". */
 const char *blk_disk_kind(const struct block_device *bdev);
 

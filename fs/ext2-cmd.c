@@ -319,6 +319,7 @@ static int cmd_cat(int argc, char **argv)
 	result_double(&r, "avg_req_kb",
 		      reads ? (double)sectors * SECTOR_SIZE / 1024 / (double)reads : 0.0, 1);
 	ra_result_keys(&r, f);
+	result_timing(&r, bdev);
 	result_end(&r);
 	vfs_close(f);
 	return 0;

@@ -42,6 +42,18 @@ static inline void *phys_to_virt(phys_addr_t pa) { return (void *)(uintptr_t)pa;
 void *ioremap_uc(phys_addr_t phys, size_t size);
 
 static inline void cpu_relax(void) { __asm__ __volatile__("pause" ::: "memory"); }
+/*
+ * Spin @n iterations without PAUSE: in a timed busy-wait that rereads the
+ * TSC or a port. Under QEMU's TCG, PAUSE leaves the translated code for
+ * the main loop and a TSC or port read ends a translation block, so a
+ * tight loop of either costs microseconds of host time per nanosecond of
+ * guest time under -icount; plain instructions between them cost nothing.
+ */
+static inline void cpu_spin(unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		__asm__ __volatile__("nop" ::: "memory");
+}
 
 static inline uint64_t rdtsc(void)
 {

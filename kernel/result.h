@@ -10,7 +10,7 @@
 #include "kernel/types.h"
 
 struct result {
-	char buf[2048];
+	char buf[4096];
 	size_t len;
 	bool overflow;
 };
@@ -30,7 +30,7 @@ void result_raw(struct result *r, const char *key, const char *json);
  * the caller can tell and substitute a short valid value.
  */
 struct json_buf {
-	char buf[1800];
+	char buf[3584];
 	size_t len;
 	bool overflow;
 };

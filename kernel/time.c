@@ -41,13 +41,20 @@ uint64_t pit_measure_tsc(uint32_t latch)
 	outb(PIT_CH2, (latch >> 8) & 0xff);
 	outb(PORT_B, (b & ~PORT_B_SPEAKER) | PORT_B_GATE2);
 	t0 = rdtsc();
-	/* Bound: 200 million port reads, far longer than 55 ms on any machine. */
-	for (limit = 0; limit < 200000000ULL; limit++)
+	/*
+	 * Bound: 20 million port reads, each followed by a short spin, far
+	 * longer than 55 ms on any machine. The spin keeps the port reads few:
+	 * under QEMU's instruction-count clock each one ends a translation block
+	 * and costs far more host time than the virtual time it stands for.
+	 */
+	for (limit = 0; limit < 20000000ULL; limit++) {
 		if (inb(PORT_B) & PORT_B_OUT2)
 			break;
+		cpu_spin(512);
+	}
 	t1 = rdtsc();
 	outb(PORT_B, b & ~PORT_B_GATE2);
-	return limit == 200000000ULL ? 0 : t1 - t0;
+	return limit == 20000000ULL ? 0 : t1 - t0;
 }
 
 static void set_tsc_khz(uint64_t khz)
@@ -132,6 +139,7 @@ void udelay(unsigned long us)
 		return;
 	}
 	end = rdtsc() + us * tsc_khz / 1000;
+	/* a short spin per TSC read: rdtsc is slow under QEMU's instruction-count clock */
 	while ((int64_t)(rdtsc() - end) < 0)
-		cpu_relax();
+		cpu_spin(16);
 }

@@ -179,6 +179,7 @@ static void measure_result(struct result *r, const struct ra_measure *m, const c
 	result_str(r, "crc32", crcs);
 	result_u64(r, "disk_reads", reads);
 	result_double(r, "avg_req_kb", reads ? (double)sectors / 2.0 / (double)reads : 0.0, 1);
+	result_timing(r, m->bdev);
 }
 
 /* Open @path as a regular file and apply ra=/ra_kb= from @v (RA_KV_SPECS at @v[0..1]). */

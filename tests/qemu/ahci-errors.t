@@ -6,7 +6,7 @@
 # sectors - before, after, and those in flight alongside the failing one -
 # return the right data. The same with NCQ, without NCQ and polled; no hang.
 # Then a disk whose every read takes 0.5 s (QEMU's null-co driver) against
-# ahci_timeout_ms=150: commands time out, the port is reset and the reads
+# ahci_timeout_ms=150, timed by the host (no disk model): commands time out, the port is reset and the reads
 # fail with ETIMEDOUT naming their sectors, within the bounds.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
@@ -48,7 +48,7 @@ done
 
 SLOW='json:{"file":{"driver":"null-co",,"size":16777216,,"latency-ns":500000000}}'
 t0=$(date +%s)
-qemu --disk "$SLOW" --timeout 90 -- ahci_timeout_ms=150 'run=rawread disk=0 bs=4 qd=2 pattern=seq count=2 crc=0;lsblk'
+qemu --disk "$SLOW" --disk-model none --timeout 90 -- ahci_timeout_ms=150 'run=rawread disk=0 bs=4 qd=2 pattern=seq count=2 crc=0;lsblk'
 t1=$(date +%s)
 tap_is "$QSTATUS" 1 "slow disk: the timed-out reads fail the run; no hang"
 tap_grep '^error: ahci0\.0: sda: command timeout: IS [0-9a-f]{8} CMD' "$QOUT" "slow disk: the timeout is detected and the registers logged"

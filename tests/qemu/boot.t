@@ -11,7 +11,7 @@ tap_ktap_subtest "$QOUT"
 tap_is "$QSTATUS" 0 "selftest via -kernel exits 0"
 tap_grep '^boot loader: qemu \(multiboot1\)' "$QOUT" "boot loader named (multiboot1)"
 tap_grep '^memory map: .*usable' "$QOUT" "memory map printed"
-tap_grep '^time: TSC [0-9]+\.[0-9]+ MHz' "$QOUT" "TSC frequency printed"
+tap_grep '^time: (real|virtual \(QEMU -icount\)) clock: TSC [0-9]+\.[0-9]+ MHz' "$QOUT" "TSC frequency printed"
 tap_grep '^RESULT \{"cmd":"selftest","failed_cases":0' "$QOUT" "selftest RESULT line"
 
 qemu --iso --timeout 120 -- run=selftest
