@@ -134,4 +134,4 @@ distclean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps iso host-tests run test format clean distclean fuzz
--include $(KOBJS:.o=.d) $(HOST_OBJS:.o=.d)
+-include $(KOBJS:.o=.d) $(HOST_OBJS:.o=.d) $(wildcard $(BUILD)/host/tests/*/*.d)

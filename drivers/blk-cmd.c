@@ -32,9 +32,12 @@
 #include "kernel/result.h"
 #include "kernel/time.h"
 #include "mm/mm.h"
+#include "mm/readahead.h"
 
 KPARAM(blk_nr_requests, KV_UINT, NULL,
-       "requests per disk queue (1..1024, default 128); a full queue is congested");
+       "requests per disk queue (1..1024, default 128); reads are congested from 7/8 of it");
+KPARAM(elevator, KV_ENUM, blk_elevator_names,
+       "I/O scheduler of every disk: deadline (default, 2.6.20's deadline-iosched) or noop");
 
 static int blk_init(void)
 {
@@ -48,6 +51,8 @@ static int blk_init(void)
 		}
 		blk_nr_requests_default = (unsigned int)v;
 	}
+	if (param_get_enum("elevator") >= 0)
+		blk_elevator_default = (enum elevator_kind)param_get_enum("elevator");
 	return 0;
 }
 INITCALL(INIT_SUBSYS, blk_init);
@@ -158,6 +163,16 @@ static void print_diskstats(struct block_device *b)
 	pr_info("%s: request sizes%s; errors: %llu read, %llu write\n", b->name,
 		at ? hist : " (none yet)", (unsigned long long)s->errors[0],
 		(unsigned long long)s->errors[1]);
+	if (b->queue) {
+		const struct elevator_stats *e = &b->queue->elv;
+
+		pr_info("%s: elevator %s: %llu dispatched, %llu ahead of an older request, %llu "
+			"expired, %llu batches; read-congested %llu times; readahead %lu KiB\n",
+			b->name, blk_elevator_names[b->queue->elevator],
+			(unsigned long long)e->dispatched, (unsigned long long)e->sorted,
+			(unsigned long long)e->expired, (unsigned long long)e->batches,
+			(unsigned long long)e->congested, b->bdi.ra_pages * PAGE_SIZE / 1024);
+	}
 	if (b->dmodel) {
 		const struct dm_stats *m = dm_stats(b->dmodel);
 
@@ -221,7 +236,18 @@ static void diskstats_json(struct block_device *b, struct json_buf *j)
 	     (unsigned long long)s->errors[1]);
 	for (int i = 0; i < 16; i++)
 		json_printf(j, "%s%llu", i ? "," : "", (unsigned long long)s->size_hist[i]);
-	json_printf(j, "],\"disk_kind\":\"%s\",\"model\":", blk_disk_kind(b));
+	json_printf(j, "],\"disk_kind\":\"%s\"", blk_disk_kind(b));
+	if (b->queue)
+		json_printf(j,
+			    ",\"elevator\":\"%s\",\"elv_dispatched\":%llu,\"elv_sorted\":%llu,"
+			    "\"elv_expired\":%llu,\"congested\":%llu,\"ra_kb\":%lu",
+			    blk_elevator_names[b->queue->elevator],
+			    (unsigned long long)b->queue->elv.dispatched,
+			    (unsigned long long)b->queue->elv.sorted,
+			    (unsigned long long)b->queue->elv.expired,
+			    (unsigned long long)b->queue->elv.congested,
+			    b->bdi.ra_pages * PAGE_SIZE / 1024);
+	json_printf(j, ",\"model\":");
 	diskmodel_json(b, j);
 	json_printf(j, "}");
 }
@@ -263,6 +289,48 @@ static int cmd_diskstats(int argc, char **argv)
 }
 KCMD(diskstats, cmd_diskstats, "diskstats [disk=N] [reset=1]",
      "per-disk I/O statistics as in /proc/diskstats, and request sizes");
+
+/* --- blockdev ------------------------------------------------------------------ */
+
+/* As blockdev --getra/--setra: one disk's default maximum readahead window. */
+static int cmd_blockdev(int argc, char **argv)
+{
+	static const struct kv_spec specs[] = {
+		{"disk", KV_UINT, NULL, "the disk"},
+		{"ra_kb", KV_UINT, NULL, "set its readahead window for files opened from now on"},
+	};
+	struct kv_value v[ARRAY_SIZE(specs)];
+	struct block_device *b;
+	struct result r;
+
+	if (kcmd_args(argc, argv, specs, ARRAY_SIZE(specs), v, NULL))
+		return -EINVAL;
+	if (!(b = arg_disk("blockdev", &v[0])))
+		return -ENODEV;
+	if (v[1].present) {
+		if (v[1].u > RA_MAX_KB || v[1].u % (PAGE_SIZE / 1024)) {
+			pr_err("blockdev: ra_kb=%s: expected a multiple of %lu up to %u\n", v[1].raw,
+			       PAGE_SIZE / 1024, RA_MAX_KB);
+			return -EINVAL;
+		}
+		b->bdi.ra_pages = (unsigned long)(v[1].u * 1024 / PAGE_SIZE);
+	}
+	pr_info("%s: readahead %lu KiB, elevator %s, %u requests (read-congested from %u until "
+		"below %u)\n",
+		b->name, b->bdi.ra_pages * PAGE_SIZE / 1024, blk_elevator_names[b->queue->elevator],
+		b->queue->nr_requests, b->queue->congestion_on, b->queue->congestion_off);
+	result_begin(&r, "blockdev");
+	result_str(&r, "disk", b->name);
+	result_u64(&r, "ra_kb", b->bdi.ra_pages * PAGE_SIZE / 1024);
+	result_str(&r, "elevator", blk_elevator_names[b->queue->elevator]);
+	result_u64(&r, "nr_requests", b->queue->nr_requests);
+	result_u64(&r, "congestion_on", b->queue->congestion_on);
+	result_u64(&r, "congestion_off", b->queue->congestion_off);
+	result_end(&r);
+	return 0;
+}
+KCMD(blockdev, cmd_blockdev, "blockdev disk=N [ra_kb=N]",
+     "a disk's readahead window (as blockdev --setra), elevator and congestion thresholds");
 
 /* --- diskmodel ------------------------------------------------------------------ */
 

@@ -25,8 +25,11 @@
 #include "kernel/log.h"
 #include "kernel/result.h"
 #include "mm/mm.h"
+#include "mm/readahead.h"
 
 unsigned int blk_nr_requests_default = BLK_DEF_NR_REQUESTS;
+enum elevator_kind blk_elevator_default = ELEVATOR_DEADLINE;
+const char *const blk_elevator_names[] = {"noop", "deadline", NULL};
 
 static struct block_device *disks[BLK_MAX_DISKS];
 static int nr_disks;
@@ -191,10 +194,10 @@ static bool bdev_congested(struct backing_dev_info *bdi)
 {
 	struct block_device *bdev = bdi->congested_data;
 
-	return bdev->queue && queue_full(bdev->queue);
+	return bdev->queue && bdev->queue->congested[0];
 }
 
-static struct request *get_request(struct request_queue *q)
+static struct request *get_request(struct request_queue *q, int dir)
 {
 	struct request *rq;
 
@@ -209,17 +212,169 @@ static struct request *get_request(struct request_queue *q)
 	rq = list_first_entry(&q->free, struct request, queuelist);
 	list_del(&rq->queuelist);
 	q->nr_allocated++;
+	if (++q->count[dir] >= q->congestion_on && !q->congested[dir]) {
+		q->congested[dir] = true;
+		if (dir == 0)
+			q->elv.congested++;
+	}
 	memset(rq, 0, sizeof(*rq));
 	INIT_LIST_HEAD(&rq->queuelist);
+	INIT_LIST_HEAD(&rq->sortlink);
 	rq->q = q;
 	return rq;
 }
 
 static void put_request(struct request_queue *q, struct request *rq)
 {
+	int dir = rq->op == REQ_OP_READ ? 0 : 1;
+
 	list_add(&rq->queuelist, &q->free);
 	q->nr_allocated--;
+	if (--q->count[dir] < q->congestion_off)
+		q->congested[dir] = false;
 	wake_up(&q->wait);
+}
+
+/* --- the elevator ------------------------------------------------------------ */
+
+static int rq_dir(const struct request *rq)
+{
+	return rq->op == REQ_OP_READ ? 0 : 1;
+}
+
+/* Deadline: keep @rq in its direction's list in ascending sector order. */
+static void elv_sort_insert(struct request_queue *q, struct request *rq)
+{
+	struct list_head *head = &q->sort[rq_dir(rq)];
+	struct request *o;
+
+	list_for_each_entry (o, head, sortlink) {
+		if (o->sector > rq->sector) {
+			list_add_tail(&rq->sortlink, &o->sortlink);
+			return;
+		}
+	}
+	list_add_tail(&rq->sortlink, head);
+}
+
+static struct request *elv_sort_next(struct request_queue *q, struct request *rq)
+{
+	struct list_head *head = &q->sort[rq_dir(rq)];
+
+	return rq->sortlink.next == head ? NULL
+					  : list_entry(rq->sortlink.next, struct request, sortlink);
+}
+
+/* @rq joins the pending list (it is the newest). */
+static void elv_add(struct request_queue *q, struct request *rq)
+{
+	list_add_tail(&rq->queuelist, &q->pending);
+	if (q->elevator == ELEVATOR_DEADLINE)
+		elv_sort_insert(q, rq);
+}
+
+/* @rq leaves the pending list (dispatched, or merged into another). */
+static void elv_remove(struct request_queue *q, struct request *rq)
+{
+	int dir = rq_dir(rq);
+
+	list_del_init(&rq->queuelist);
+	if (q->elevator != ELEVATOR_DEADLINE)
+		return;
+	if (q->next_rq[dir] == rq)
+		q->next_rq[dir] = elv_sort_next(q, rq);
+	list_del_init(&rq->sortlink);
+}
+
+/* A pending request's first sector moved (a front merge): its sort position too. */
+static void elv_resort(struct request_queue *q, struct request *rq)
+{
+	int dir = rq_dir(rq);
+
+	if (q->elevator != ELEVATOR_DEADLINE)
+		return;
+	if (q->next_rq[dir] == rq)
+		q->next_rq[dir] = NULL;
+	list_del(&rq->sortlink);
+	elv_sort_insert(q, rq);
+}
+
+/* The oldest pending request of direction @dir, or NULL. */
+static struct request *fifo_first(struct request_queue *q, int dir)
+{
+	struct request *rq;
+
+	list_for_each_entry (rq, &q->pending, queuelist)
+		if (rq_dir(rq) == dir)
+			return rq;
+	return NULL;
+}
+
+/* deadline-iosched's dispatch: the next request in the current batch, or a new batch. */
+static struct request *deadline_next(struct request_queue *q)
+{
+	struct request *rq = q->next_rq[1] ? q->next_rq[1] : q->next_rq[0];
+	struct request *fifo;
+	int dir;
+
+	if (rq && q->batching < q->fifo_batch)
+		goto dispatch;
+	if (!list_empty(&q->sort[0])) {
+		if (!list_empty(&q->sort[1]) && q->starved++ >= q->writes_starved)
+			goto writes;
+		dir = 0;
+	} else if (!list_empty(&q->sort[1])) {
+writes:
+		q->starved = 0;
+		dir = 1;
+	} else {
+		return NULL;
+	}
+	fifo = fifo_first(q, dir);
+	if (fifo && ktime_ns() >= fifo->start_ns + q->fifo_expire_ns[dir]) {
+		/* an expired request: serve it and go on from there */
+		rq = fifo;
+		q->elv.expired++;
+		q->batching = 0;
+	} else if (q->next_rq[dir]) {
+		rq = q->next_rq[dir];
+	} else {
+		/* one-way elevator: back to the lowest sector, a new batch */
+		rq = list_first_entry(&q->sort[dir], struct request, sortlink);
+		q->batching = 0;
+	}
+	if (q->batching == 0)
+		q->elv.batches++;
+dispatch:
+	dir = rq_dir(rq);
+	q->batching++;
+	q->next_rq[dir] = elv_sort_next(q, rq);
+	q->next_rq[!dir] = NULL;
+	return rq;
+}
+
+/* Take the request the driver gets next off the queue, or NULL. */
+static struct request *elv_next_request(struct request_queue *q)
+{
+	struct request *rq;
+
+	if (!list_empty(&q->requeue)) {
+		rq = list_first_entry(&q->requeue, struct request, queuelist);
+		list_del_init(&rq->queuelist);
+		return rq;
+	}
+	if (list_empty(&q->pending))
+		return NULL;
+	rq = q->elevator == ELEVATOR_DEADLINE
+		     ? deadline_next(q)
+		     : list_first_entry(&q->pending, struct request, queuelist);
+	if (!rq)
+		return NULL;
+	q->elv.dispatched++;
+	if (rq != list_first_entry(&q->pending, struct request, queuelist))
+		q->elv.sorted++;
+	elv_remove(q, rq);
+	return rq;
 }
 
 /* Fold the time since the last update into io_ticks and time_in_queue. */
@@ -270,20 +425,31 @@ static void merge_neighbours(struct list_head *list, struct request *rq)
 	list_for_each_entry_safe (o, tmp, list, queuelist) {
 		if (o == rq)
 			continue;
+		bool front;
+
 		if (can_merge_requests(rq, o)) {
 			rq->biotail->bi_next = o->bio;
 			rq->biotail = o->biotail;
+			front = false;
 		} else if (can_merge_requests(o, rq)) {
 			o->biotail->bi_next = rq->bio;
 			rq->bio = o->bio;
 			rq->sector = o->sector;
-			rq->start_ns = min(rq->start_ns, o->start_ns);
+			front = true;
 		} else {
 			continue;
 		}
+		/* the merged request keeps the older deadline */
+		rq->start_ns = min(rq->start_ns, o->start_ns);
 		rq->nr_sectors += o->nr_sectors;
 		rq->nr_segments += o->nr_segments;
-		list_del(&o->queuelist);
+		if (list == &rq->q->pending) {
+			elv_remove(rq->q, o);
+			if (front)
+				elv_resort(rq->q, rq);
+		} else {
+			list_del(&o->queuelist);
+		}
 		account_merge(rq, 1);
 		/* o was counted in flight when it joined the queue; rq already is */
 		if (list == &rq->q->pending) {
@@ -310,6 +476,8 @@ static bool attempt_merge(struct request_queue *q, struct list_head *list, struc
 			bio->bi_next = rq->bio;
 			rq->bio = bio;
 			rq->sector = bio->bi_sector;
+			if (list == &q->pending)
+				elv_resort(q, rq);
 		} else {
 			continue;
 		}
@@ -330,7 +498,7 @@ static void queue_insert(struct request_queue *q, struct request *rq)
 
 	stats_round(bdev, now);
 	bdev->stats.in_flight[op_dir(rq->op)]++;
-	list_add_tail(&rq->queuelist, &q->pending);
+	elv_add(q, rq);
 	merge_neighbours(&q->pending, rq);
 }
 
@@ -356,7 +524,7 @@ static void make_request(struct block_device *bdev, struct bio *bio)
 		blk_run_queue(bdev);
 		return;
 	}
-	rq = get_request(q);
+	rq = get_request(q, op_dir(bio->bi_op));
 	/* get_request() may have slept: the queue may have moved on meanwhile. */
 	if (attempt_merge(q, &q->pending, bio)) {
 		put_request(q, rq);
@@ -588,17 +756,17 @@ void blk_run_queue(struct block_device *bdev)
 	q->running = true;
 	do {
 		q->rerun = false;
-		while (!list_empty(&q->pending) && q->in_driver < bdev->queue_depth) {
-			struct request *rq =
-				list_first_entry(&q->pending, struct request, queuelist);
+		while (q->in_driver < bdev->queue_depth) {
+			struct request *rq = elv_next_request(q);
 			int ret;
 
-			list_del(&rq->queuelist);
+			if (!rq)
+				break;
 			q->in_driver++;
 			ret = q->ops->queue_rq(bdev, rq);
 			if (ret == -EBUSY) {
 				q->in_driver--;
-				list_add(&rq->queuelist, &q->pending);
+				list_add(&rq->queuelist, &q->requeue);
 				break;
 			}
 			if (ret) {
@@ -692,6 +860,20 @@ int blk_register_disk(struct block_device *bdev, const struct blk_queue_ops *ops
 	q->max_segments = max_segments;
 	INIT_LIST_HEAD(&q->pending);
 	INIT_LIST_HEAD(&q->free);
+	INIT_LIST_HEAD(&q->requeue);
+	INIT_LIST_HEAD(&q->sort[0]);
+	INIT_LIST_HEAD(&q->sort[1]);
+	q->elevator = blk_elevator_default;
+	/* deadline-iosched.c's defaults */
+	q->fifo_batch = 16;
+	q->writes_starved = 2;
+	q->fifo_expire_ns[0] = 500 * NSEC_PER_MSEC;
+	q->fifo_expire_ns[1] = 5 * NSEC_PER_SEC;
+	/* blk_queue_congestion_threshold() */
+	q->congestion_on = min(nr_requests - nr_requests / 8 + 1, nr_requests);
+	q->congestion_off = nr_requests - nr_requests / 8 - nr_requests / 16 - 1;
+	if ((int)q->congestion_off < 1)
+		q->congestion_off = 1;
 	for (unsigned int i = 0; i < nr_requests; i++)
 		list_add_tail(&q->pool[i].queuelist, &q->free);
 	init_waitqueue_head(&q->wait);
@@ -701,7 +883,8 @@ int blk_register_disk(struct block_device *bdev, const struct blk_queue_ops *ops
 	if (!bdev->logical_sector_size)
 		bdev->logical_sector_size = SECTOR_SIZE;
 	memset(&bdev->stats, 0, sizeof(bdev->stats));
-	bdev->bdi.ra_pages = 32; /* 128 KiB, Linux's VM_MAX_READAHEAD */
+	/* the boot default (ra_kb=; 128 KiB, Linux's VM_MAX_READAHEAD); blockdev ra_kb= per disk */
+	bdev->bdi.ra_pages = ra_default_pages;
 	bdev->bdi.congested_fn = bdev_congested;
 	bdev->bdi.congested_data = bdev;
 	err = address_space_init(&bdev->bd_mapping, bdev->name, &blkdev_aops, &bdev->bdi,

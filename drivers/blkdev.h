@@ -175,14 +175,15 @@ int blkdev_readpages(struct address_space *mapping, struct file *filp, struct li
 
 /* A run of bios for consecutive sectors, handed to the driver as one command. */
 struct request {
-	struct list_head queuelist; /* pending list, or a thread's plug */
+	struct list_head queuelist; /* pending list (in arrival order), or a thread's plug */
+	struct list_head sortlink;  /* deadline: the queue's sector-sorted list of its direction */
 	struct request_queue *q;
 	enum bio_op op;
 	sector_t sector; /* first 512-byte sector */
 	uint32_t nr_sectors;
 	uint32_t nr_segments;	   /* bio_vecs over all bios */
 	struct bio *bio, *biotail; /* chained through bi_next, in sector order */
-	uint64_t start_ns;	   /* when it entered the queue */
+	uint64_t start_ns;	   /* when it entered the queue (the oldest bio's submission) */
 	void *special;		   /* the driver's, while it owns the request */
 };
 
@@ -196,6 +197,24 @@ struct blk_queue_ops {
 	int (*queue_rq)(struct block_device *bdev, struct request *rq);
 };
 
+/*
+ * I/O schedulers, as Linux 2.6.20 had them: noop hands requests to the
+ * driver in arrival order; deadline (deadline-iosched.c) in batches of
+ * fifo_batch in ascending sector order per direction, reads preferred, with
+ * a read FIFO expiring after 500 ms and a write FIFO after 5 s.
+ */
+enum elevator_kind { ELEVATOR_NOOP, ELEVATOR_DEADLINE };
+extern enum elevator_kind blk_elevator_default;
+extern const char *const blk_elevator_names[]; /* "noop", "deadline", NULL */
+
+struct elevator_stats {
+	uint64_t dispatched; /* requests handed to the driver */
+	uint64_t sorted;     /* ... before an older pending request */
+	uint64_t expired;    /* ... because their FIFO deadline had passed */
+	uint64_t batches;    /* deadline batches started */
+	uint64_t congested;  /* times the queue became read-congested */
+};
+
 #define BLK_MAX_DISKS	    16
 #define BLK_MAX_NR_REQUESTS 1024
 #define BLK_DEF_NR_REQUESTS 128 /* as Linux 2.6's nr_requests */
@@ -204,11 +223,30 @@ struct blk_queue_ops {
 struct request_queue {
 	struct block_device *bdev;
 	const struct blk_queue_ops *ops;
-	struct list_head pending; /* merged requests waiting for the driver */
+	struct list_head pending; /* merged requests waiting for the driver, oldest first */
 	struct list_head free;	  /* unused entries of pool */
 	struct request *pool;
 	unsigned int nr_requests; /* limit on requests in existence */
 	unsigned int nr_allocated;
+	unsigned int count[2];	  /* allocated requests per direction (read, write) */
+	/*
+	 * Congestion as 2.6.20's blk_queue_congestion_threshold() sets it: on
+	 * from nr_requests - nr_requests/8 + 1 allocated requests of a
+	 * direction, off again below nr_requests - nr_requests/8 -
+	 * nr_requests/16 - 1.
+	 */
+	unsigned int congestion_on, congestion_off;
+	bool congested[2];
+	/* the elevator */
+	enum elevator_kind elevator;
+	struct list_head sort[2];   /* deadline: pending requests by sector, per direction */
+	struct request *next_rq[2]; /* deadline: where the current batch goes on */
+	unsigned int batching;	    /* requests dispatched in the current batch */
+	unsigned int starved;	    /* read batches while writes waited */
+	unsigned int fifo_batch, writes_starved;
+	uint64_t fifo_expire_ns[2];
+	struct list_head requeue; /* refused by the driver (-EBUSY): go first */
+	struct elevator_stats elv;
 	unsigned int in_driver; /* handed to queue_rq, not yet ended */
 	unsigned int max_sectors, max_segments;
 	struct wait_queue_head wait; /* submitters waiting for a free request */

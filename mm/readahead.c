@@ -66,6 +66,11 @@ void file_ra_state_init(struct file_ra_state *ra, struct address_space *mapping)
 	ra_reset_window(ra);
 	ra->mapping = mapping;
 	ra->thrashed_base = mapping ? mapping->ra_thrashed : 0;
+	/* 2.6.22: the maximum window is the device's (bdi.ra_pages, blockdev --setra) */
+	if (mapping && mapping->backing_dev_info)
+		ra->ra_pages = mapping->backing_dev_info->ra_pages;
+	else
+		ra->ra_pages = ra_default_pages;
 	file_ra_set_algo(ra, ra_default_algo);
 }
 
@@ -76,7 +81,9 @@ void file_ra_set_algo(struct file_ra_state *ra, enum ra_algo algo)
 	if (algo == RA_OFF)
 		ra->ra_pages = 0;
 	else if (ra->ra_pages == 0)
-		ra->ra_pages = ra_default_pages;
+		ra->ra_pages = ra->mapping && ra->mapping->backing_dev_info
+				       ? ra->mapping->backing_dev_info->ra_pages
+				       : ra_default_pages;
 }
 
 int file_ra_set_max_pages(struct file_ra_state *ra, unsigned long pages)
@@ -110,8 +117,23 @@ unsigned long max_sane_readahead(unsigned long nr)
 static int read_pages(struct address_space *mapping, struct file *filp,
 		      struct list_head *pages, unsigned int nr_pages)
 {
-	int err = mapping->a_ops->readpages(mapping, filp, pages, nr_pages);
+	int err = 0;
 
+	if (mapping->a_ops->readpages) {
+		err = mapping->a_ops->readpages(mapping, filp, pages, nr_pages);
+	} else {
+		/* Only ->readpage: the window is still read, a page at a time (as the seed). */
+		while (!list_empty(pages)) {
+			struct page *page = list_first_entry(pages, struct page, lru);
+			int e;
+
+			list_del(&page->lru);
+			lru_cache_add(page);
+			e = mapping->a_ops->readpage(filp, page);
+			if (e && !err)
+				err = e;
+		}
+	}
 	while (!list_empty(pages)) {
 		struct page *page = list_first_entry(pages, struct page, lru);
 
@@ -131,7 +153,7 @@ int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 	unsigned long i;
 	int ret = 0;
 
-	if (!mapping->a_ops || !mapping->a_ops->readpages)
+	if (!mapping->a_ops || (!mapping->a_ops->readpages && !mapping->a_ops->readpage))
 		return -EINVAL;
 	if (mapping->size <= 0 || nr_to_read == 0)
 		return 0;
@@ -383,8 +405,7 @@ unsigned long page_cache_readahead_ondemand(struct address_space *mapping,
 
 	call.congested = bdi_read_congested(mapping->backing_dev_info);
 	if (!ra->ra_pages) {
-		if (page)
-			ClearPageReadahead(page);
+		/* no readahead: another reader's look-ahead mark stays where it is */
 		call.rcase = RA_CASE_OFF;
 		ra_trace_record(mapping, ra, offset, req_size, &call, offset, 0, 0);
 		return 0;

@@ -110,6 +110,10 @@ static const struct address_space_operations rah_aops = {
 	.readpage = rah_readpage,
 };
 
+const struct address_space_operations rah_aops_readpage_only = {
+	.readpage = rah_readpage,
+};
+
 static bool rah_congested(struct backing_dev_info *bdi)
 {
 	return ((struct ra_harness *)bdi->congested_data)->congested;

@@ -53,6 +53,9 @@ struct ra_harness {
 	bool open;
 };
 
+/* A mapping with ->readpage and no ->readpages (set on h->inode.i_data.a_ops after rah_open). */
+extern const struct address_space_operations rah_aops_readpage_only;
+
 /* Skip reason for the suites, or NULL (sets up a host arena if needed). */
 const char *rah_suite_ready(void);
 

@@ -305,10 +305,72 @@ static void test_error_persistent(struct ktest *t)
 	rah_close(&h);
 }
 
+/* A mapping with only ->readpage still gets its readahead window, a page at a time. */
+static void test_readpage_only(struct ktest *t)
+{
+	/* 8 pages at 0: init(8, 32) = 16 pages, each by ->readpage */
+	struct rah_io io[16];
+
+	for (int i = 0; i < 16; i++)
+		io[i] = (struct rah_io)R1(i);
+	KT_ASSERT_EQ(t, rah_open(&h, "/readpage-only", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	h.inode.i_data.a_ops = &rah_aops_readpage_only;
+	KT_EXPECT_EQ(t, rah_read(&h, 0, 8), 8 * PAGE_SIZE);
+	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
+	KT_EXPECT_TRUE(t, rah_marked(&h, 8));
+	KT_EXPECT_EQ(t, h.bad_words, 0);
+	rah_close(&h);
+}
+
+/*
+ * A reader with readahead off passing another reader's look-ahead page must
+ * leave its PG_readahead mark alone (the seed returns before touching it),
+ * so the other reader's asynchronous readahead still fires there.
+ */
+static void test_off_keeps_mark(struct ktest *t)
+{
+	struct file_ra_state mine;
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/shared", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_EXPECT_EQ(t, rah_read(&h, 0, 8), 8 * PAGE_SIZE);
+	KT_ASSERT_TRUE(t, rah_marked(&h, 8));
+	/* a second open of the same file, readahead off, reads the marked page */
+	mine = h.file.f_ra;
+	file_ra_state_init(&h.file.f_ra, h.file.f_mapping);
+	file_ra_set_algo(&h.file.f_ra, RA_OFF);
+	KT_EXPECT_EQ(t, rah_read(&h, 8, 1), PAGE_SIZE);
+	KT_EXPECT_TRUE(t, rah_marked(&h, 8));
+	/* the first reader gets there: its asynchronous readahead happens */
+	h.file.f_ra = mine;
+	rah_clear_log(&h);
+	KT_EXPECT_EQ(t, rah_read(&h, 8, 1), PAGE_SIZE);
+	KT_EXPECT_TRUE(t, !rah_marked(&h, 8));
+	KT_EXPECT_EQ(t, h.nr_io, 1);
+	KT_EXPECT_EQ(t, h.io[0].first, 16);
+	rah_close(&h);
+}
+
+/* The maximum window comes from the device (bdi.ra_pages), as 2.6.22's file_ra_state_init(). */
+static void test_window_from_device(struct ktest *t)
+{
+	struct file_ra_state ra;
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/dev-window", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	h.bdi.ra_pages = 64;
+	file_ra_state_init(&ra, h.file.f_mapping);
+	KT_EXPECT_EQ(t, ra.ra_pages, ra_default_algo == RA_OFF ? 0 : 64);
+	h.bdi.ra_pages = 8;
+	file_ra_state_init(&ra, h.file.f_mapping);
+	KT_EXPECT_EQ(t, ra.ra_pages, ra_default_algo == RA_OFF ? 0 : 8);
+	rah_close(&h);
+}
+
 KTEST_SUITE(ra_paths, rah_suite_ready,
 	    KTEST_CASE(test_fault_sequential), KTEST_CASE(test_fault_normal),
 	    KTEST_CASE(test_fault_random), KTEST_CASE(test_fault_legacy_sequential),
 	    KTEST_CASE(test_fault_past_eof), KTEST_CASE(test_splice_ondemand),
 	    KTEST_CASE(test_splice_legacy), KTEST_CASE(test_splice_eof),
 	    KTEST_CASE(test_readdir_ondemand), KTEST_CASE(test_readdir_legacy),
-	    KTEST_CASE(test_error_retry), KTEST_CASE(test_error_persistent));
+	    KTEST_CASE(test_error_retry), KTEST_CASE(test_error_persistent),
+	    KTEST_CASE(test_readpage_only), KTEST_CASE(test_off_keeps_mark),
+	    KTEST_CASE(test_window_from_device));

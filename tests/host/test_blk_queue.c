@@ -325,11 +325,100 @@ static void test_congestion(struct ktest *t)
 	submit(bdev, 4, 400, 1);
 	KT_EXPECT_EQ(t, done[0].calls, 1);
 	KT_EXPECT_EQ(t, bdev->queue->nr_allocated, 4);
-	fake_complete_one();
-	KT_EXPECT_TRUE(t, !bdi_read_congested(&bdev->bdi));
 	fake_complete_all();
+	KT_EXPECT_TRUE(t, !bdi_read_congested(&bdev->bdi));
 	for (int i = 0; i < 5; i++)
 		KT_EXPECT_EQ(t, done[i].calls, 1);
+}
+
+/*
+ * 2.6.20's thresholds with hysteresis: with 64 requests, congested from
+ * 64 - 8 + 1 = 57 allocated reads until fewer than 64 - 8 - 4 - 1 = 51.
+ */
+static void test_congestion_thresholds(struct ktest *t)
+{
+	struct block_device *bdev = fake_setup(2048, 1, 128, 64);
+
+	KT_ASSERT_TRUE(t, bdev);
+	KT_EXPECT_EQ(t, bdev->queue->congestion_on, 57);
+	KT_EXPECT_EQ(t, bdev->queue->congestion_off, 51);
+	for (int i = 0; i < 56; i++)
+		submit(bdev, i, 100 * (sector_t)i, 1);
+	KT_EXPECT_TRUE(t, !bdi_read_congested(&bdev->bdi));
+	submit(bdev, 56, 5600, 1);
+	KT_EXPECT_TRUE(t, bdi_read_congested(&bdev->bdi));
+	for (int i = 0; i < 6; i++)
+		fake_complete_one(); /* 51 left */
+	KT_EXPECT_EQ(t, bdev->queue->count[0], 51);
+	KT_EXPECT_TRUE(t, bdi_read_congested(&bdev->bdi));
+	fake_complete_one(); /* 50: below the off threshold */
+	KT_EXPECT_TRUE(t, !bdi_read_congested(&bdev->bdi));
+	KT_EXPECT_EQ(t, bdev->queue->elv.congested, 1);
+	fake_complete_all();
+}
+
+/*
+ * The deadline elevator: while the driver is busy, pending reads go out in
+ * ascending sector order (a one-way sweep from the lowest), not in the
+ * order they came; an expired read goes first.
+ */
+static void test_deadline_sorts(struct ktest *t)
+{
+	static const sector_t order_in[] = {5000, 1000, 9000, 3000, 7000};
+	struct block_device *bdev = fake_setup(2048, 1, 128, 0);
+
+	KT_ASSERT_TRUE(t, bdev);
+	KT_EXPECT_EQ(t, bdev->queue->elevator, ELEVATOR_DEADLINE);
+	submit(bdev, 0, 100, 1); /* goes to the driver at once */
+	for (int i = 0; i < 5; i++)
+		submit(bdev, i + 1, order_in[i], 1);
+	fake_complete_all();
+	KT_ASSERT_EQ(t, fake.nr_seen, 6);
+	for (int i = 1; i < 6; i++)
+		KT_EXPECT_EQ(t, fake.seen_sector[i], 1000 * (sector_t)(2 * i - 1));
+	KT_EXPECT_GT(t, bdev->queue->elv.sorted, 0);
+}
+
+static void test_deadline_fifo_expiry(struct ktest *t)
+{
+	struct block_device *bdev = fake_setup(2048, 1, 128, 0);
+	struct request *rq;
+
+	KT_ASSERT_TRUE(t, bdev);
+	submit(bdev, 0, 100, 1);
+	submit(bdev, 1, 9000, 1); /* the oldest pending read */
+	submit(bdev, 2, 2000, 1);
+	submit(bdev, 3, 3000, 1);
+	/* age the oldest past the read expiry (500 ms) */
+	list_for_each_entry (rq, &bdev->queue->pending, queuelist)
+		if (rq->sector == 9000)
+			rq->start_ns -= NSEC_PER_SEC;
+	fake_complete_all();
+	KT_ASSERT_EQ(t, fake.nr_seen, 4);
+	KT_EXPECT_EQ(t, fake.seen_sector[1], 9000);
+	KT_EXPECT_EQ(t, bdev->queue->elv.expired, 1);
+	/* from there the sweep goes on upward, then back to the lowest */
+	KT_EXPECT_EQ(t, fake.seen_sector[2], 2000);
+	KT_EXPECT_EQ(t, fake.seen_sector[3], 3000);
+}
+
+static void test_noop_fifo(struct ktest *t)
+{
+	static const sector_t order_in[] = {5000, 1000, 9000, 3000};
+	struct block_device *bdev;
+
+	blk_elevator_default = ELEVATOR_NOOP;
+	bdev = fake_setup(2048, 1, 128, 0);
+	blk_elevator_default = ELEVATOR_DEADLINE;
+	KT_ASSERT_TRUE(t, bdev);
+	submit(bdev, 0, 100, 1);
+	for (int i = 0; i < 4; i++)
+		submit(bdev, i + 1, order_in[i], 1);
+	fake_complete_all();
+	KT_ASSERT_EQ(t, fake.nr_seen, 5);
+	for (int i = 0; i < 4; i++)
+		KT_EXPECT_EQ(t, fake.seen_sector[i + 1], order_in[i]);
+	KT_EXPECT_EQ(t, bdev->queue->elv.sorted, 0);
 }
 
 static void test_split(struct ktest *t)
@@ -503,7 +592,9 @@ KTEST_SUITE(blk_queue, NULL, KTEST_CASE(test_plug_back_merge),
 	    KTEST_CASE(test_plug_front_and_gap_merge), KTEST_CASE(test_plug_gap_back_merge),
 	    KTEST_CASE(test_merge_limits), KTEST_CASE(test_no_merge_across_ops),
 	    KTEST_CASE(test_queue_depth), KTEST_CASE(test_merge_while_busy),
-	    KTEST_CASE(test_congestion), KTEST_CASE(test_split), KTEST_CASE(test_partial_failure),
+	    KTEST_CASE(test_congestion), KTEST_CASE(test_congestion_thresholds),
+	    KTEST_CASE(test_deadline_sorts), KTEST_CASE(test_deadline_fifo_expiry),
+	    KTEST_CASE(test_noop_fifo), KTEST_CASE(test_split), KTEST_CASE(test_partial_failure),
 	    KTEST_CASE(test_range_checks), KTEST_CASE(test_bio_add_page_extends),
 	    KTEST_CASE(test_submit_wait_under_plug), KTEST_CASE(test_busy_driver),
 	    KTEST_CASE(test_flush), KTEST_CASE(test_stats_buckets), KTEST_CASE(test_register));
