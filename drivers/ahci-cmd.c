@@ -351,14 +351,18 @@ static void ahci_service(struct ahci_port *port)
  * interrupt stays masked), so no modelled time and no scheduling decision
  * depends on when the host happened to finish the real I/O.
  *
- * If the real I/O is not done at the modelled time, wait for it with the
- * kernel's clock stopped (the wait measures the host, not the modelled
- * machine) and count it as late. Bounded by the command timeout in raw
- * TSC time. Returns 0, -EIO when the port reported an error, -ETIMEDOUT.
+ * If the real I/O is not done at the modelled time, wait for it and count
+ * it as late. Under the virtual clock the kernel's clock stands still
+ * meanwhile (the wait measures the host, not the modelled machine, and
+ * must not shift later virtual times); on a real clock the completion goes
+ * at the real time. Bounded by the command timeout in raw TSC time (under
+ * -icount that is instructions spent polling, longer in host time).
+ * Returns 0, -EIO when the port reported an error, -ETIMEDOUT.
  */
 static int model_wait_real(struct ahci_port *port, uint32_t bit)
 {
 	unsigned long flags = local_irq_save();
+	bool freeze = ktime_is_virtual();
 	uint64_t begin = ktime_stall_begin(), limit = port->timeout_ns / NSEC_PER_USEC * tsc_khz / 1000;
 	int ret = -ETIMEDOUT;
 
@@ -377,7 +381,8 @@ static int model_wait_real(struct ahci_port *port, uint32_t bit)
 		cpu_relax();
 	}
 	port->bdev.model_late_tsc += rdtsc() - begin;
-	ktime_stall_end(begin);
+	if (freeze)
+		ktime_stall_end(begin);
 	local_irq_restore(flags);
 	return ret;
 }

@@ -9,3 +9,10 @@ blk_SRCS := $(wildcard tests/common/test_blk_*.c tests/host/test_blk_*.c)
 HOST_SRCS += drivers/diskmodel.c
 HOST_TESTS += diskmodel
 diskmodel_SRCS := tests/common/test_diskmodel.c
+#   build/host/dm_response      the model's response times for 4 KiB random reads, one line
+#                               each (tools/diskmodel-figure plots them)
+$(BUILD)/host/dm_response: $(BUILD)/host/tests/host/dm_response.o \
+		$(BUILD)/host/tests/host/runtime.o $(BUILD)/host/libhost.a
+	@echo "  HOSTLD  $@"
+	@$(HOSTCC) $(HOST_SAN) -o $@ $^ -lm
+host-tests: $(BUILD)/host/dm_response

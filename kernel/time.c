@@ -118,6 +118,11 @@ const char *ktime_clock_name(void)
 	return clock_virtual ? "virtual" : "real";
 }
 
+bool ktime_is_virtual(void)
+{
+	return clock_virtual;
+}
+
 uint64_t ktime_stall_begin(void)
 {
 	return rdtsc();

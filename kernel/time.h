@@ -19,6 +19,7 @@ void udelay(unsigned long us);
  * says so in fw_cfg), else "real". Results name it.
  */
 const char *ktime_clock_name(void);
+bool ktime_is_virtual(void);
 /*
  * Stop the clock: ktime_ns() does not advance between ktime_stall_begin()
  * and ktime_stall_end(). For waits whose length depends on the host, not

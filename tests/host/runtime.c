@@ -33,6 +33,11 @@ const char *ktime_clock_name(void)
 	return "real";
 }
 
+bool ktime_is_virtual(void)
+{
+	return false;
+}
+
 void udelay(unsigned long us)
 {
 	uint64_t end = ktime_ns() + us * NSEC_PER_USEC;
