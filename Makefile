@@ -135,3 +135,19 @@ distclean:
 
 .PHONY: all deps iso host-tests run test format clean distclean fuzz
 -include $(KOBJS:.o=.d) $(HOST_OBJS:.o=.d) $(wildcard $(BUILD)/host/tests/*/*.d)
+
+# --- benchmarks -------------------------------------------------------------------------
+
+$(BUILD)/host/patgen: tools/patgen.c bench/pattern.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	@$(HOSTCC) $(HOST_CFLAGS) -O2 -o $@ tools/patgen.c
+
+SUITE ?= quick
+bench-image: $(BUILD)/host/patgen $(DEPS_STAMP)
+	@tools/mkbench $(SUITE)
+
+bench: all $(BUILD)/host/patgen $(DEPS_STAMP)
+	@tools/bench seeds
+
+.PHONY: bench-image bench

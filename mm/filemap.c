@@ -177,9 +177,14 @@ ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff
 		}
 		nr -= offset;
 
-		if (legacy && index == next_index)
+		if (legacy && index == next_index) {
+			uint64_t t0 = ra_decision_timing ? ktime_ns() : 0;
+
 			next_index = page_cache_readahead(mapping, ra, filp, index,
 							  last_index - index);
+			if (ra_decision_timing)
+				ra->stats.decide_ns += ktime_ns() - t0;
+		}
 find_page:
 		if (++lookups > FILEMAP_MAX_LOOKUPS) {
 			pr_err("%s: page %lu keeps leaving the cache before it can be read\n",
@@ -189,6 +194,8 @@ find_page:
 		}
 		page = find_get_page(mapping, index);
 		if (!page) {
+			uint64_t t0 = ra_decision_timing ? ktime_ns() : 0;
+
 			if (legacy) {
 				handle_ra_miss(mapping, ra, index);
 			} else {
@@ -196,8 +203,13 @@ find_page:
 							      last_index - index);
 				page = find_get_page(mapping, index);
 			}
+			if (ra_decision_timing)
+				ra->stats.decide_ns += ktime_ns() - t0;
 			if (!page) {
+				uint64_t t0 = ktime_ns();
+
 				page = read_new_page(filp, index);
+				ra->stats.stall_ns += ktime_ns() - t0;
 				if (IS_ERR(page)) {
 					if (PTR_ERR(page) == -EEXIST)
 						goto find_page;
@@ -206,12 +218,19 @@ find_page:
 				}
 			}
 		}
-		if (!legacy && PageReadahead(page))
+		if (!legacy && PageReadahead(page)) {
+			uint64_t t0 = ra_decision_timing ? ktime_ns() : 0;
+
 			page_cache_readahead_ondemand(mapping, ra, filp, page, index,
 						      last_index - index);
+			if (ra_decision_timing)
+				ra->stats.decide_ns += ktime_ns() - t0;
+		}
 		if (!PageUptodate(page)) {
+			uint64_t t0 = ktime_ns();
 			int err = page_wait_uptodate(filp, page);
 
+			ra->stats.stall_ns += ktime_ns() - t0;
 			if (err) {
 				page_cache_release(page);
 				if (err == -EAGAIN)

@@ -164,6 +164,8 @@ void ra_page_thrashed(struct address_space *mapping, struct page *page)
 	ra_global_stats.thrashed_pages++;
 }
 
+bool ra_decision_timing = true;
+
 unsigned long ra_stats_calls(const struct ra_stats *st)
 {
 	unsigned long n = 0;
@@ -188,6 +190,8 @@ void ra_stats_add(struct ra_stats *a, const struct ra_stats *b)
 	a->thrashed_pages += b->thrashed_pages;
 	a->sync_ios += b->sync_ios;
 	a->async_ios += b->async_ios;
+	a->stall_ns += b->stall_ns;
+	a->decide_ns += b->decide_ns;
 }
 
 int ra_apply_args(const char *cmd, struct file *filp, const struct kv_value *ra,

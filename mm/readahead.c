@@ -388,6 +388,8 @@ static unsigned long ondemand_readahead(struct address_space *mapping, struct fi
 	}
 
 fill_ra:
+	if (ra->no_lookahead)
+		la_size = 0;
 	ra_set_index(ra, offset, ra_index);
 	ra_set_size(ra, ra_size, la_size);
 	ra_call_note_io(call, ra_submit(ra, mapping, filp), call->async);

@@ -73,6 +73,8 @@ struct ra_stats {
 	unsigned long thrashed_pages;	/* of those, pages evicted unread (global only) */
 	unsigned long sync_ios;		/* submissions a reader was waiting for */
 	unsigned long async_ios;	/* submissions ahead of the reader */
+	uint64_t stall_ns;		/* read(): time blocked on pages not yet read */
+	uint64_t decide_ns;		/* read(): time in the readahead calls (decision and submission) */
 };
 
 /*
@@ -102,6 +104,12 @@ struct file_ra_state {
 	unsigned long mmap_miss;	/* cache miss stat for mmap accesses */
 	unsigned long prev_index;	/* cache last read() position */
 	unsigned int prev_offset;	/* offset where last read() ended in a page */
+	/*
+	 * On-demand without its look-ahead mark (bench ra_async=0): every
+	 * window is read when the reader misses its first page, never ahead of
+	 * it; the raw cost of giving up pipelining.
+	 */
+	bool no_lookahead;
 	/* accounting (mm/ratrace.c) */
 	struct ra_stats stats;
 	struct address_space *mapping;	/* the file's own mapping, for thrashed pages */
@@ -286,6 +294,12 @@ struct ra_trace_event {
 #define RA_TRACE_EVENTS	4096	/* ring buffer size; older events are overwritten */
 
 extern struct ra_stats ra_global_stats;
+/*
+ * Time each readahead call of the read path into stats.decide_ns (default
+ * on). The overhead benchmarks turn it off: two clock reads per call are
+ * the size of the effects they measure.
+ */
+extern bool ra_decision_timing;
 
 /* One call's outcome, filled in by the algorithm and recorded by ra_trace_record(). */
 struct ra_call {

@@ -1,0 +1,543 @@
+/*
+ * The benchmark framework (see bench/bench.h): parameters, the readahead
+ * choice, timed and checked reads, phases and their reports.
+ *
+ * What a phase reports: throughput (MB/s and KB/s, as iozone prints), read
+ * calls per second, read-call latency p50/p99/p99.9/max, disk requests and
+ * their average size, the file's readahead counters (calls by
+ * synchronous/asynchronous submission, pages, pages used, pages thrashed),
+ * the reader's stall time, the time spent in readahead calls, the disk
+ * model's counters when there is one, the clock and the disk. One human
+ * line and one RESULT line whose keys scripts depend on:
+ *	cmd workload test ra secs mbps kbps disk_reads avg_req_kb stall_secs
+ *	clock disk verified
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "bench/pattern.h"
+#include "drivers/diskmodel.h"
+#include "kernel/crc32.h"
+#include "kernel/io.h"
+#include "kernel/log.h"
+#include "kernel/time.h"
+#include "mm/mm.h"
+
+/* --- registry and parameters ----------------------------------------------------------- */
+
+const struct bench_workload *bench_find(const char *name)
+{
+	for (const struct bench_workload *w = __start_bench_workloads; w < __stop_bench_workloads;
+	     w++)
+		if (!strcmp(w->name, name))
+			return w;
+	return NULL;
+}
+
+static int param_index(const struct bench *b, const char *key)
+{
+	for (unsigned int i = 0; i < b->w->nr_params; i++)
+		if (!strcmp(b->w->params[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+uint64_t bench_u(struct bench *b, const char *key)
+{
+	int i = param_index(b, key);
+
+	if (i < 0)
+		panic("bench %s: no parameter %s", b->w->name, key);
+	return b->v[i].present ? b->v[i].u : b->w->params[i].def;
+}
+
+const char *bench_s(struct bench *b, const char *key)
+{
+	int i = param_index(b, key);
+
+	if (i < 0)
+		panic("bench %s: no parameter %s", b->w->name, key);
+	if (b->v[i].present)
+		return b->v[i].s;
+	if (b->w->params[i].type == KV_ENUM)
+		return b->w->params[i].choices[b->w->params[i].def];
+	return (const char *)(uintptr_t)b->w->params[i].def;
+}
+
+/* The common keys every workload takes, after its own. */
+static const struct kv_spec common_specs[] = {
+	{"ra", KV_ENUM, ra_algo_names, "readahead algorithm (default: the boot's ra=)"},
+	{"ra_kb", KV_UINT, NULL, "maximum readahead window, KiB (default: the disk's)"},
+	{"ra_async", KV_BOOL, NULL, "0: on-demand without its look-ahead mark (no pipelining)"},
+	{"verify", KV_BOOL, NULL, "0: do not check the data read (default 1)"},
+};
+#define NR_COMMON (sizeof(common_specs) / sizeof(common_specs[0]))
+
+/* Parse argv against the workload's and the common keys; one error line on failure. */
+static int parse_args(struct bench *b, int argc, char **argv)
+{
+	struct kv_spec specs[BENCH_MAX_PARAMS + NR_COMMON];
+	struct kv_value vals[BENCH_MAX_PARAMS + NR_COMMON];
+	unsigned int n = b->w->nr_params;
+	char err[160];
+
+	for (unsigned int i = 0; i < n; i++)
+		specs[i] = (struct kv_spec){b->w->params[i].key, b->w->params[i].type,
+					    b->w->params[i].choices, b->w->params[i].help};
+	memcpy(&specs[n], common_specs, sizeof(common_specs));
+	if (kv_parse(argv, argc, specs, (int)(n + NR_COMMON), vals, NULL, err, sizeof(err))) {
+		pr_err("bench %s: %s\n", b->w->name, err);
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		const struct bench_param *p = &b->w->params[i];
+
+		b->v[i] = vals[i];
+		if (vals[i].present && (p->type == KV_UINT || p->type == KV_SIZE) &&
+		    (vals[i].u < p->min || vals[i].u > p->max)) {
+			pr_err("bench %s: %s=%s is out of range %llu..%llu\n", b->w->name, p->key,
+			       vals[i].raw, (unsigned long long)p->min, (unsigned long long)p->max);
+			return -EINVAL;
+		}
+	}
+	b->ra = ra_default_algo;
+	if (vals[n].present) {
+		b->ra = (enum ra_algo)vals[n].u;
+		b->ra_given = true;
+	}
+	if (vals[n + 1].present) {
+		if (vals[n + 1].u > RA_MAX_KB || vals[n + 1].u % (PAGE_SIZE / 1024) ||
+		    (b->ra == RA_OFF && vals[n + 1].u)) {
+			pr_err("bench %s: ra_kb=%s: expected a multiple of %lu up to %u (0 with "
+			       "ra=off)\n",
+			       b->w->name, vals[n + 1].raw, PAGE_SIZE / 1024, RA_MAX_KB);
+			return -EINVAL;
+		}
+		b->ra_pages = (unsigned long)(vals[n + 1].u * 1024 / PAGE_SIZE);
+		b->ra_pages_given = true;
+	}
+	b->ra_async = vals[n + 2].present ? vals[n + 2].u : true;
+	if (!b->ra_async && b->ra != RA_ONDEMAND) {
+		pr_err("bench %s: ra_async=0 is on-demand's (its look-ahead mark); ra=%s has none\n",
+		       b->w->name, ra_algo_name(b->ra));
+		return -EINVAL;
+	}
+	b->verify = vals[n + 3].present ? vals[n + 3].u : true;
+	return 0;
+}
+
+/* --- files and reads -------------------------------------------------------------------- */
+
+struct file *bench_open(struct bench *b, const char *path)
+{
+	int err;
+	struct file *f = vfs_open(path, &err);
+
+	if (!f) {
+		pr_err("bench %s: %s: cannot open (%d)\n", b->w->name, path, err);
+		return NULL;
+	}
+	if (vfs_mode_ftype(f->f_inode->i_mode) != VFS_FT_REG) {
+		pr_err("bench %s: %s: not a regular file\n", b->w->name, path);
+		vfs_close(f);
+		return NULL;
+	}
+	file_ra_set_algo(&f->f_ra, b->ra);
+	if (b->ra_pages_given)
+		file_ra_set_max_pages(&f->f_ra, b->ra_pages);
+	f->f_ra.no_lookahead = !b->ra_async;
+	return f;
+}
+
+void bench_close(struct bench *b, struct file *f)
+{
+	if (b->ra_collect) {
+		struct ra_stats st;
+
+		ra_file_stats(&f->f_ra, &st);
+		ra_stats_add(&b->ra_end, &st);
+		b->ra_pages_end = f->f_ra.ra_pages;
+	} else if (b->file == f) {
+		ra_file_stats(&f->f_ra, &b->ra_end);
+		b->ra_pages_end = f->f_ra.ra_pages;
+		b->ra_end_valid = true;
+		b->file = NULL;
+	}
+	vfs_close(f);
+}
+
+loff_t bench_size(struct file *f)
+{
+	return f->f_inode->i_size;
+}
+
+void *bench_buffer(struct bench *b, size_t len)
+{
+	void *p = kmalloc(len);
+
+	if (!p)
+		pr_err("bench %s: no memory for a %zu-byte buffer\n", b->w->name, len);
+	return p;
+}
+
+uint64_t bench_rand(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *state = x;
+}
+
+void bench_exact_cpu(bool on)
+{
+	ra_decision_timing = !on;
+}
+
+void bench_think(uint64_t ns)
+{
+	uint64_t end = ktime_ns() + ns;
+
+	/* plain instructions between clock reads: cheap under QEMU -icount */
+	while (ktime_ns() < end)
+		cpu_spin(256);
+}
+
+/* 8 buckets per power of two: bucket of @ns. */
+static unsigned int lat_bucket(uint64_t ns)
+{
+	unsigned int lg;
+
+	if (ns < 8)
+		return (unsigned int)ns;
+	lg = 63 - (unsigned int)__builtin_clzll(ns);
+	return min_t(unsigned int, (lg - 2) * 8 + (unsigned int)((ns >> (lg - 3)) & 7),
+		     BENCH_LAT_BUCKETS - 1);
+}
+
+/* The upper end of bucket @i, in ns. */
+static uint64_t lat_bucket_top(unsigned int i)
+{
+	unsigned int lg = i / 8 + 2, sub = i % 8;
+
+	if (i < 8)
+		return i;
+	return ((8ULL + sub + 1) << (lg - 3)) - 1;
+}
+
+static uint64_t lat_percentile(const struct bench_lat *l, double pct)
+{
+	uint64_t want = (uint64_t)((double)l->count * pct / 100.0), seen = 0;
+
+	for (unsigned int i = 0; i < BENCH_LAT_BUCKETS; i++) {
+		seen += l->buckets[i];
+		if (seen > want)
+			return min(lat_bucket_top(i), l->max_ns);
+	}
+	return l->max_ns;
+}
+
+static void check_data(struct bench *b, struct file *f, const void *buf, size_t n, loff_t pos)
+{
+	if (!b->verify)
+		return;
+	if (zero_file(f->f_path)) {
+		/* a sparse file: every byte reads as zero */
+		const uint8_t *p = buf;
+
+		b->checked_bytes += n;
+		for (size_t i = 0; i < n; i++)
+			if (p[i]) {
+				if (!b->bad_bytes)
+					pr_err("bench %s: %s: nonzero byte at offset %lld\n",
+					       b->w->name, f->f_path, (long long)(pos + (loff_t)i));
+				b->bad_bytes++;
+				break;
+			}
+		return;
+	}
+	if (pattern_file(f->f_path)) {
+		int64_t bad = pattern_check(pattern_seed(f->f_path), buf, n, (uint64_t)pos);
+
+		b->checked_bytes += n;
+		if (bad >= 0) {
+			if (!b->bad_bytes) {
+				b->first_bad = bad;
+				pr_err("bench %s: %s: wrong data at offset %lld\n", b->w->name,
+				       f->f_path, (long long)bad);
+			}
+			b->bad_bytes++;
+		}
+		return;
+	}
+	/* other files: a crc32 while they are read once, in order */
+	if (b->crc_valid && pos == b->crc_pos) {
+		b->crc = crc32(b->crc, buf, n);
+		b->crc_pos += (loff_t)n;
+	} else {
+		b->crc_valid = false;
+	}
+}
+
+static void account_read(struct bench *b, uint64_t t0, ssize_t n)
+{
+	uint64_t ns = ktime_ns() - t0;
+
+	b->lat.count++;
+	b->lat.buckets[lat_bucket(ns)]++;
+	b->lat.max_ns = max(b->lat.max_ns, ns);
+	if (n > 0)
+		b->bytes += (uint64_t)n;
+	if (n < 0)
+		b->errors++;
+	if (b->expect_bytes >= (64ULL << 20) && b->bytes >= b->next_progress) {
+		uint64_t el = max_t(uint64_t, ktime_ns() - b->t0, 1);
+
+		printf("bench: %s %s: %llu%% (%llu MiB, %.1f MB/s so far)\n", b->w->name, b->test,
+		       (unsigned long long)(b->bytes * 100 / b->expect_bytes),
+		       (unsigned long long)(b->bytes >> 20), (double)b->bytes * 1e3 / (double)el);
+		b->next_progress += b->expect_bytes / 10;
+	}
+}
+
+ssize_t bench_read(struct bench *b, struct file *f, void *buf, size_t len)
+{
+	loff_t pos = f->f_pos;
+	uint64_t t0 = ktime_ns();
+	ssize_t n = vfs_read(f, buf, len);
+
+	account_read(b, t0, n);
+	if (n > 0)
+		check_data(b, f, buf, (size_t)n, pos);
+	return n;
+}
+
+ssize_t bench_pread(struct bench *b, struct file *f, void *buf, size_t len, loff_t pos)
+{
+	uint64_t t0 = ktime_ns();
+	ssize_t n = vfs_pread(f, buf, len, pos);
+
+	account_read(b, t0, n);
+	if (n > 0)
+		check_data(b, f, buf, (size_t)n, pos);
+	return n;
+}
+
+/* --- phases ---------------------------------------------------------------------------- */
+
+static void model_snapshot(struct block_device *bdev, uint64_t *m)
+{
+	const struct dm_stats *st;
+
+	memset(m, 0, 8 * sizeof(*m));
+	if (!bdev || !bdev->dmodel)
+		return;
+	st = dm_stats(bdev->dmodel);
+	m[0] = st->commands;
+	m[1] = st->seek_ns;
+	m[2] = st->rotate_ns;
+	m[3] = st->media_ns;
+	m[4] = st->buffer_hits;
+	m[5] = st->stream_hits;
+	m[6] = st->seeks;
+	m[7] = st->busy_ns;
+}
+
+void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64_t expect)
+{
+	snprintf(b->test, sizeof(b->test), "%s", test);
+	b->file = f;
+	b->ra_end_valid = !f;
+	b->ra_collect = !f;
+	memset(&b->ra_end, 0, sizeof(b->ra_end));
+	snprintf(b->file_path, sizeof(b->file_path), "%s", f && f->f_path ? f->f_path : "");
+	b->bdev = f && f->f_inode->i_sb ? f->f_inode->i_sb->s_bdev : NULL;
+	if (b->bdev)
+		b->disk0 = b->bdev->stats;
+	model_snapshot(b->bdev, b->model0);
+	if (f)
+		ra_file_stats(&f->f_ra, &b->ra0);
+	else
+		memset(&b->ra0, 0, sizeof(b->ra0));
+	memset(&b->lat, 0, sizeof(b->lat));
+	b->bytes = b->checked_bytes = b->bad_bytes = 0;
+	b->first_bad = -1;
+	b->errors = 0;
+	b->crc = 0;
+	b->crc_valid = true;
+	b->crc_pos = f ? f->f_pos : 0;
+	b->expect_bytes = expect;
+	b->next_progress = expect / 10;
+	b->extra_len = 0;
+	b->extra[0] = 0;
+	b->t0 = ktime_ns();
+}
+
+static void extra_append(struct bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void extra_append(struct bench *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (b->extra_len < sizeof(b->extra))
+		b->extra_len += (size_t)vsnprintf(b->extra + b->extra_len,
+						  sizeof(b->extra) - b->extra_len, fmt, ap);
+	va_end(ap);
+}
+
+void bench_result_u64(struct bench *b, const char *key, uint64_t v)
+{
+	extra_append(b, ",\"%s\":%llu", key, (unsigned long long)v);
+}
+
+void bench_result_double(struct bench *b, const char *key, double v, int decimals)
+{
+	extra_append(b, ",\"%s\":%.*f", key, decimals, v);
+}
+
+int bench_phase_end(struct bench *b)
+{
+	uint64_t ns = max_t(uint64_t, ktime_ns() - b->t0, 1);
+	double secs = (double)ns / 1e9;
+	struct ra_stats ra = {0}, ra1;
+	uint64_t reads = 0, sectors = 0, m1[8];
+	bool verified = b->verify && b->bytes && b->checked_bytes == b->bytes && !b->bad_bytes &&
+			!b->errors;
+	struct result r;
+
+	if (b->file || b->ra_end_valid) {
+		if (b->file) {
+			ra_file_stats(&b->file->f_ra, &ra1);
+			b->ra_pages_end = b->file->f_ra.ra_pages;
+		} else {
+			ra1 = b->ra_end;
+		}
+		for (int i = 0; i < RA_NR_CASES; i++)
+			ra.calls[i] = ra1.calls[i] - b->ra0.calls[i];
+		ra.pages = ra1.pages - b->ra0.pages;
+		ra.hit_pages = ra1.hit_pages - b->ra0.hit_pages;
+		ra.thrashed_pages = ra1.thrashed_pages - b->ra0.thrashed_pages;
+		ra.sync_ios = ra1.sync_ios - b->ra0.sync_ios;
+		ra.async_ios = ra1.async_ios - b->ra0.async_ios;
+		ra.stall_ns = ra1.stall_ns - b->ra0.stall_ns;
+		ra.decide_ns = ra1.decide_ns - b->ra0.decide_ns;
+	}
+	if (b->bdev) {
+		reads = b->bdev->stats.ios[0] - b->disk0.ios[0];
+		sectors = b->bdev->stats.sectors[0] - b->disk0.sectors[0];
+	}
+	model_snapshot(b->bdev, m1);
+	b->secs = secs;
+	b->mbps = (double)b->bytes / 1e6 / secs;
+	b->stall_frac = (double)ra.stall_ns / (double)ns;
+	printf("bench: %s %s: %llu KiB in %.3f s: %.0f KB/s (%.2f MB/s), %llu calls, p50 %llu us "
+	       "p99 %llu us; disk %llu reads, avg %.1f KiB; ra %lu calls, %lu pages (%lu used, "
+	       "%lu thrashed); stall %.3f s; %s\n",
+	       b->w->name, b->test, (unsigned long long)(b->bytes >> 10), secs,
+	       (double)b->bytes / 1024 / secs, b->mbps, (unsigned long long)b->lat.count,
+	       (unsigned long long)(lat_percentile(&b->lat, 50) / 1000),
+	       (unsigned long long)(lat_percentile(&b->lat, 99) / 1000),
+	       (unsigned long long)reads, reads ? (double)sectors / 2.0 / (double)reads : 0.0,
+	       ra_stats_calls(&ra), ra.pages, ra.hit_pages, ra.thrashed_pages,
+	       (double)ra.stall_ns / 1e9,
+	       verified	     ? "verified"
+	       : !b->verify  ? "not checked (verify=0)"
+	       : b->bad_bytes ? "WRONG DATA"
+	       : b->errors   ? "READ ERRORS"
+			     : "not a pattern file");
+	result_begin(&r, "bench");
+	result_str(&r, "workload", b->w->name);
+	result_str(&r, "test", b->test);
+	if (b->suite)
+		result_str(&r, "suite", b->suite);
+	if (b->file_path[0])
+		result_str(&r, "path", b->file_path);
+	result_str(&r, "ra", ra_algo_name(b->ra));
+	result_u64(&r, "ra_kb", b->ra_pages_end * PAGE_SIZE / 1024);
+	if (!b->ra_async)
+		result_bool(&r, "ra_async", false);
+	result_u64(&r, "bytes", b->bytes);
+	result_double(&r, "secs", secs, 6);
+	result_double(&r, "mbps", b->mbps, 2);
+	result_double(&r, "kbps", (double)b->bytes / 1024 / secs, 2);
+	result_double(&r, "iops", (double)b->lat.count / secs, 1);
+	result_u64(&r, "calls", b->lat.count);
+	result_u64(&r, "p50_us", lat_percentile(&b->lat, 50) / 1000);
+	result_u64(&r, "p99_us", lat_percentile(&b->lat, 99) / 1000);
+	result_u64(&r, "p999_us", lat_percentile(&b->lat, 99.9) / 1000);
+	result_u64(&r, "max_us", b->lat.max_ns / 1000);
+	result_u64(&r, "disk_reads", reads);
+	result_double(&r, "avg_req_kb", reads ? (double)sectors / 2.0 / (double)reads : 0.0, 1);
+	result_u64(&r, "ra_calls", ra_stats_calls(&ra));
+	result_u64(&r, "ra_seq_first", ra.calls[RA_CASE_SEQ_FIRST] + ra.calls[RA_CASE_LEGACY_FIRST]);
+	result_u64(&r, "ra_seq_next", ra.calls[RA_CASE_SEQ_NEXT] + ra.calls[RA_CASE_LEGACY_AHEAD]);
+	result_u64(&r, "ra_random", ra.calls[RA_CASE_RANDOM] + ra.calls[RA_CASE_LEGACY_RANDOM]);
+	result_u64(&r, "ra_sync", ra.sync_ios);
+	result_u64(&r, "ra_async", ra.async_ios);
+	result_u64(&r, "ra_pages", ra.pages);
+	result_u64(&r, "ra_hit_pages", ra.hit_pages);
+	result_u64(&r, "ra_thrashed_pages", ra.thrashed_pages);
+	result_double(&r, "stall_secs", (double)ra.stall_ns / 1e9, 6);
+	result_double(&r, "stall_frac", (double)ra.stall_ns / (double)ns, 4);
+	result_double(&r, "ra_decide_secs", (double)ra.decide_ns / 1e9, 6);
+	if (b->bdev && b->bdev->dmodel) {
+		result_u64(&r, "dm_commands", m1[0] - b->model0[0]);
+		result_double(&r, "dm_seek_secs", (double)(m1[1] - b->model0[1]) / 1e9, 4);
+		result_double(&r, "dm_rotate_secs", (double)(m1[2] - b->model0[2]) / 1e9, 4);
+		result_double(&r, "dm_media_secs", (double)(m1[3] - b->model0[3]) / 1e9, 4);
+		result_u64(&r, "dm_buffer_hits", m1[4] - b->model0[4]);
+		result_u64(&r, "dm_lookahead_hits", m1[5] - b->model0[5]);
+		result_u64(&r, "dm_seeks", m1[6] - b->model0[6]);
+		result_double(&r, "dm_busy_secs", (double)(m1[7] - b->model0[7]) / 1e9, 4);
+	}
+	result_str(&r, "clock", ktime_clock_name());
+	result_str(&r, "disk", b->bdev ? blk_disk_kind(b->bdev) : "none");
+	result_bool(&r, "verified", verified);
+	if (!verified && b->crc_valid && b->bytes && b->verify) {
+		char crcs[12];
+
+		snprintf(crcs, sizeof(crcs), "%08x", b->crc);
+		result_str(&r, "crc32", crcs);
+	}
+	if (b->extra_len) {
+		/* the workload's own keys, already JSON */
+		if (r.len + b->extra_len + 2 < sizeof(r.buf)) {
+			memcpy(r.buf + r.len, b->extra, b->extra_len);
+			r.len += b->extra_len;
+			r.buf[r.len] = 0;
+		} else {
+			r.overflow = true;
+		}
+	}
+	result_end(&r);
+	if (b->suite)
+		bench_suite_record(b, bench_suite_column());
+	b->ra_collect = false;
+	return b->errors || b->bad_bytes ? -EIO : 0;
+}
+
+int bench_run_argv(const struct bench_workload *w, int argc, char **argv, const char *suite,
+		   double *secs, double *mbps)
+{
+	struct bench *b = kzalloc(sizeof(*b));
+	int err;
+
+	if (!b)
+		return -ENOMEM;
+	b->w = w;
+	b->suite = suite;
+	err = parse_args(b, argc, argv);
+	if (!err)
+		err = w->run(b);
+	if (secs)
+		*secs = b->secs;
+	if (mbps)
+		*mbps = b->mbps;
+	kfree(b);
+	return err;
+}

@@ -1,0 +1,157 @@
+/*
+ * The benchmark layer (bench/bench.c): workloads are applications. A
+ * workload uses only the file API (fs/vfs.h: open, read, pread, readdir,
+ * close, the readahead choice made at open) through the bench_* wrappers
+ * below, and the clock; the framework measures around it (time, latency of
+ * each read call, the disk's and the file's readahead counters, reader
+ * stall) and checks every byte read from a pattern file (bench/pattern.h).
+ *
+ * A workload is one struct, registered through a linker section as the
+ * tests are, so adding one is adding one file:
+ *
+ *	static const struct bench_param p[] = {
+ *		{"s", KV_SIZE, NULL, 64 << 20, 4096, 1ULL << 40, "file size"},
+ *	};
+ *	static int run(struct bench *b)
+ *	{
+ *		struct file *f = bench_open(b, bench_path(b));
+ *		bench_phase_begin(b, "read", f, bytes);
+ *		while (bench_read(b, f, buf, n) > 0) ...
+ *		return bench_phase_end(b);	// one human line, one RESULT line
+ *	}
+ *	BENCH_WORKLOAD(mine, "what it measures", p, run, false);
+ *
+ * `bench NAME key=value...` runs one; `bench suite=NAME ra=A,B` runs a
+ * suite (bench/suites.c) with each algorithm, caches dropped before each
+ * run, and prints the suite's table.
+ */
+#ifndef BENCH_BENCH_H
+#define BENCH_BENCH_H
+
+#include "drivers/blkdev.h"
+#include "fs/vfs.h"
+#include "kernel/kv.h"
+#include "kernel/result.h"
+
+#define BENCH_MAX_PARAMS 12
+#define BENCH_LAT_BUCKETS 512 /* 8 per power of two of nanoseconds */
+
+/* A typed parameter with its default and range (sizes and counts: [min, max]). */
+struct bench_param {
+	const char *key;
+	enum kv_type type;
+	const char *const *choices; /* KV_ENUM */
+	uint64_t def, min, max;	    /* KV_STRING: def is a const char * */
+	const char *help;
+};
+
+struct bench;
+
+struct bench_workload {
+	const char *name;
+	const char *help;
+	const struct bench_param *params;
+	unsigned int nr_params;
+	int (*run)(struct bench *b);
+	bool warm; /* in a suite, runs on the cache the previous run left */
+};
+
+#define BENCH_WORKLOAD(wname, whelp, wparams, wrun, wwarm)                                 \
+	static const struct bench_workload __bench_##wname                                \
+		__attribute__((used, section("bench_workloads"), aligned(8))) = {           \
+			#wname, whelp, wparams, sizeof(wparams) / sizeof((wparams)[0]), wrun, \
+			wwarm}
+
+struct bench_lat {
+	uint64_t count, max_ns;
+	uint32_t buckets[BENCH_LAT_BUCKETS];
+};
+
+/* One run of a workload, and its current phase (one "test": one RESULT line). */
+struct bench {
+	const struct bench_workload *w;
+	struct kv_value v[BENCH_MAX_PARAMS];
+	/* common keys: ra=, ra_kb=, ra_async=, verify=, path= */
+	enum ra_algo ra;
+	bool ra_given;
+	unsigned long ra_pages; /* 0 with !ra_pages_given: the device's */
+	bool ra_pages_given;
+	bool ra_async;
+	bool verify;
+	const char *path;
+	const char *suite; /* set when run by a suite */
+
+	/* the phase */
+	char test[24];
+	struct file *file;
+	uint64_t t0, bytes, expect_bytes, next_progress;
+	uint64_t checked_bytes, bad_bytes;
+	int64_t first_bad;
+	uint32_t crc;
+	bool crc_valid; /* non-pattern file read once, in order: the crc32 means something */
+	loff_t crc_pos;
+	struct bench_lat lat;
+	struct disk_stats disk0;
+	struct ra_stats ra0, ra_end; /* ra_end: taken when the phase's file is closed in it */
+	bool ra_end_valid;
+	bool ra_collect; /* a phase over many files: their counters add up at close */
+	unsigned long ra_pages_end;
+	char file_path[64];
+	struct block_device *bdev;
+	uint64_t model0[8];
+	struct result r; /* extra keys a workload adds with bench_result_*() */
+	int nr_extra;
+	char extra[1024];
+	size_t extra_len;
+	/* what the phase measured, for suites */
+	double secs, mbps, stall_frac;
+	int errors;
+};
+
+/* A parameter's value (KV_UINT, KV_SIZE, KV_BOOL, KV_ENUM index). */
+uint64_t bench_u(struct bench *b, const char *key);
+const char *bench_s(struct bench *b, const char *key);
+
+/* Open @path with the run's readahead choice applied; NULL after a message naming it. */
+struct file *bench_open(struct bench *b, const char *path);
+/* Close @f; inside a phase on its file, the phase keeps the file's final counters. */
+void bench_close(struct bench *b, struct file *f);
+/* read(2) / pread(2), timed and checked; a failed or wrong read counts as an error. */
+ssize_t bench_read(struct bench *b, struct file *f, void *buf, size_t len);
+ssize_t bench_pread(struct bench *b, struct file *f, void *buf, size_t len, loff_t pos);
+/* The size of the open file. */
+loff_t bench_size(struct file *f);
+/*
+ * Measure CPU costs exactly: no clock reads inside the read path (the
+ * readahead decision timing is off until bench_exact_cpu(false)).
+ */
+void bench_exact_cpu(bool on);
+/* Spin for @ns of compute, on the run's clock (virtual under QEMU -icount). */
+void bench_think(uint64_t ns);
+/* A kmalloc'd buffer, or NULL after a message. */
+void *bench_buffer(struct bench *b, size_t len);
+
+/* Start measuring a phase reading @expect bytes (for progress lines) of @f. */
+void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64_t expect);
+/* Extra RESULT keys for the phase (before bench_phase_end). */
+void bench_result_u64(struct bench *b, const char *key, uint64_t v);
+void bench_result_double(struct bench *b, const char *key, double v, int decimals);
+/* End the phase: print its line and RESULT; 0, or -EIO if a read failed or was wrong. */
+int bench_phase_end(struct bench *b);
+
+/* A fixed-seed generator for workloads' random orders. */
+uint64_t bench_rand(uint64_t *state);
+
+/* Suites (bench/suites.c): the column a run's phases go to, and recording one. */
+int bench_suite_column(void);
+void bench_suite_record(const struct bench *b, int col);
+
+/* The registered workloads. */
+const struct bench_workload *bench_find(const char *name);
+extern const struct bench_workload __start_bench_workloads[], __stop_bench_workloads[];
+
+/* Run workload @w with the key=value words @argv; the framework's command. */
+int bench_run_argv(const struct bench_workload *w, int argc, char **argv, const char *suite,
+		   double *secs, double *mbps);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * iozone's read tests (iozone -i 1 -i 2 -i 3 -i 5 -i 10 semantics), in
+ * iozone's order on one file, the cache carried over from test to test as
+ * it is for iozone:
+ *	read	records in order from the start
+ *	reread	the same again
+ *	reverse	records from the last to the first (iozone -i 3, read backwards)
+ *	stride	iozone's default stride of 17 records: read one, skip 16, and on
+ *		reaching the end wrap around one record later, until every record
+ *		is read once
+ *	random	a permutation of all records from a fixed seed: each read once
+ *	pread	records in order with pread(2)
+ * Throughput in KB/s (1024 bytes), as iozone prints it; the file is closed
+ * inside the timing, as with iozone -c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "mm/mm.h"
+
+static const char *const tests_names[] = {"all", "read", "reread", "reverse", "stride",
+					  "random", "pread", NULL};
+
+static const struct bench_param iozone_params[] = {
+	{"path", KV_STRING, NULL, (uintptr_t) "/bench/big.pat", 0, 0, "the file to read"},
+	{"s", KV_SIZE, NULL, 0, 0, 1ULL << 42, "bytes of the file to use (default: all of it)"},
+	{"r", KV_SIZE, NULL, 64 << 10, 4096, 16 << 20, "record size"},
+	{"i", KV_ENUM, tests_names, 0, 0, 0, "which test: all (in iozone's order) or one"},
+};
+
+#define IOZONE_STRIDE 17
+
+enum { T_READ = 1, T_REREAD, T_REVERSE, T_STRIDE, T_RANDOM, T_PREAD };
+
+/* The record read @k-th by test @t, of @n records; @perm for random. */
+static uint64_t record_of(int t, uint64_t k, uint64_t n, const uint32_t *perm)
+{
+	switch (t) {
+	case T_REVERSE:
+		return n - 1 - k;
+	case T_STRIDE: {
+		/* pass p reads records p, p + 17, p + 34, ... */
+		uint64_t per = n / IOZONE_STRIDE, extra = n % IOZONE_STRIDE, p = 0;
+
+		while (k >= per + (p < extra)) {
+			k -= per + (p < extra);
+			p++;
+		}
+		return p + k * IOZONE_STRIDE;
+	}
+	case T_RANDOM:
+		return perm[k];
+	default:
+		return k;
+	}
+}
+
+static int one_test(struct bench *b, int t, uint64_t size, uint64_t rec, void *buf,
+		    const uint32_t *perm)
+{
+	uint64_t n = size / rec;
+	struct file *f = bench_open(b, bench_s(b, "path"));
+	int err = 0;
+
+	if (!f)
+		return -ENOENT;
+	bench_phase_begin(b, tests_names[t], f, n * rec);
+	for (uint64_t k = 0; k < n && !err; k++) {
+		loff_t pos = (loff_t)(record_of(t, k, n, perm) * rec);
+		ssize_t got;
+
+		if (t == T_READ || t == T_REREAD) {
+			got = bench_read(b, f, buf, rec);
+		} else {
+			got = bench_pread(b, f, buf, rec, pos);
+		}
+		if (got != (ssize_t)rec)
+			err = -EIO;
+	}
+	bench_close(b, f); /* iozone -c: close inside the timing */
+	bench_result_u64(b, "record_kb", rec >> 10);
+	bench_result_u64(b, "file_kb", (n * rec) >> 10);
+	return bench_phase_end(b) ? -EIO : err;
+}
+
+static int iozone_run(struct bench *b)
+{
+	uint64_t rec = bench_u(b, "r"), size = bench_u(b, "s"), n, rng = 0x10203040506ULL;
+	int only = (int)bench_u(b, "i"), err = 0;
+	uint32_t *perm = NULL;
+	void *buf;
+	struct file *f = bench_open(b, bench_s(b, "path"));
+
+	if (!f)
+		return -ENOENT;
+	if (!size || size > (uint64_t)bench_size(f))
+		size = (uint64_t)bench_size(f);
+	bench_close(b, f);
+	n = size / rec;
+	if (!n) {
+		printf("bench iozone: the file holds less than one %llu-byte record\n",
+		       (unsigned long long)rec);
+		return -EINVAL;
+	}
+	buf = bench_buffer(b, rec);
+	if (!buf)
+		return -ENOMEM;
+	if (!only || only == T_RANDOM) {
+		perm = kmalloc(n * sizeof(*perm));
+		if (!perm) {
+			kfree(buf);
+			printf("bench iozone: no memory for a permutation of %llu records\n",
+			       (unsigned long long)n);
+			return -ENOMEM;
+		}
+		for (uint64_t i = 0; i < n; i++)
+			perm[i] = (uint32_t)i;
+		for (uint64_t i = n - 1; i > 0; i--) {
+			uint64_t j = bench_rand(&rng) % (i + 1);
+			uint32_t tmp = perm[i];
+
+			perm[i] = perm[j];
+			perm[j] = tmp;
+		}
+	}
+	for (int t = T_READ; t <= T_PREAD; t++) {
+		int e;
+
+		if (only && t != only)
+			continue;
+		e = one_test(b, t, size, rec, buf, perm);
+		if (e && !err)
+			err = e;
+	}
+	kfree(perm);
+	kfree(buf);
+	return err;
+}
+
+BENCH_WORKLOAD(iozone, "iozone's read tests: read, reread, reverse, stride, random, pread",
+	       iozone_params, iozone_run, false);

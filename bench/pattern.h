@@ -1,0 +1,86 @@
+/*
+ * The bench image's file contents: every 8-byte word of a pattern file is a
+ * function of the file and the word's offset, so a reader checks each page
+ * as it copies it, with no checksum and no reference copy. tools/patgen.c
+ * writes the files on the host; bench/bench.c checks them in the kernel.
+ *
+ * A pattern file is a regular file whose name ends in ".pat"; its seed is
+ * the FNV-1a hash of its name (the last path component), so a renamed or
+ * swapped file fails the check.
+ */
+#ifndef BENCH_PATTERN_H
+#define BENCH_PATTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+static inline uint64_t pattern_seed(const char *path)
+{
+	const char *name = strrchr(path, '/');
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (name = name ? name + 1 : path; *name; name++)
+		h = (h ^ (uint8_t)*name) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The word at byte offset 8 * @word (splitmix64 of seed and index). */
+static inline uint64_t pattern_word(uint64_t seed, uint64_t word)
+{
+	uint64_t z = seed + (word + 1) * 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline int pattern_file(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 4 && !strcmp(path + n - 4, ".pat");
+}
+
+/* A sparse file of the bench image (name ending ".zero"): it reads as zeros. */
+static inline int zero_file(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 5 && !strcmp(path + n - 5, ".zero");
+}
+
+/*
+ * Check @len bytes at @buf, which hold the file's bytes from @pos on
+ * (any alignment). Returns the offset of the first wrong byte, or -1.
+ */
+static inline int64_t pattern_check(uint64_t seed, const void *buf, size_t len, uint64_t pos)
+{
+	const uint8_t *p = buf;
+	size_t i = 0;
+
+	/* unaligned head, byte by byte */
+	while (i < len && (pos + i) % 8) {
+		uint64_t w = pattern_word(seed, (pos + i) / 8);
+
+		if (p[i] != (uint8_t)(w >> (8 * ((pos + i) % 8))))
+			return (int64_t)(pos + i);
+		i++;
+	}
+	for (; i + 8 <= len; i += 8) {
+		uint64_t v;
+
+		memcpy(&v, p + i, 8);
+		if (v != pattern_word(seed, (pos + i) / 8))
+			break;
+	}
+	for (; i < len; i++) {
+		uint64_t w = pattern_word(seed, (pos + i) / 8);
+
+		if (p[i] != (uint8_t)(w >> (8 * ((pos + i) % 8))))
+			return (int64_t)(pos + i);
+	}
+	return -1;
+}
+
+#endif

@@ -1,0 +1,325 @@
+/*
+ * The bench command and the suites.
+ *
+ *	bench NAME [key=value...]		one workload (`bench` alone lists them)
+ *	bench suite=NAME [ra=A,B[,C]]		a suite with each algorithm in turn
+ *
+ * A suite is a list of workload command lines. Each runs with every
+ * algorithm (default ra=legacy,ondemand: 2.6.20's first, as the seeds'
+ * tables), the page cache dropped before each run unless the workload runs
+ * warm; then the suite's table: one row per test, one column per
+ * algorithm, and the gain of the last column over the first, in the seeds'
+ * format. Rows are KB/s for iozone (higher is better), seconds for
+ * aiostress and the overhead tests (lower is better), the stall fraction
+ * for the pipeline.
+ *
+ * The suites (tools/mkbench builds their images, build/img/bench-NAME.img):
+ *   smoke   tiny: every workload once, for `make test`
+ *   quick   `make run`: a 192 MiB file in mem=96M (the seeds' file:RAM of 2:1)
+ *   seeds   `make bench`: the seeds' 4 GiB file with 64 KiB records in mem=2G
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "kernel/cmd.h"
+#include "kernel/log.h"
+#include "kernel/time.h"
+#include "mm/mm.h"
+
+struct bench_suite {
+	const char *name;
+	const char *const *runs;
+};
+
+#define PIPE(t)                                                                                    \
+	"pipeline think=" #t, "pipeline think=" #t " ra_async=0"
+
+static const char *const smoke_runs[] = {
+	"iozone r=64k",
+	"aiostress o=1",
+	"aiostress o=3",
+	"overhead s=4m",
+	PIPE(0),
+	PIPE(60000),
+	NULL,
+};
+
+/*
+ * The pipeline's think times: 0 to twice the modelled disk's time per page
+ * (4 KiB at 67.8 MB/s: 60 us).
+ */
+static const char *const quick_runs[] = {
+	"iozone r=64k",
+	"aiostress o=1",
+	"aiostress o=3",
+	"overhead",
+	PIPE(0),
+	PIPE(15000),
+	PIPE(30000),
+	PIPE(60000),
+	PIPE(120000),
+	NULL,
+};
+
+static const char *const seeds_runs[] = {
+	"iozone r=64k",
+	"aiostress o=1",
+	"aiostress o=3",
+	"overhead",
+	PIPE(0),
+	PIPE(15000),
+	PIPE(30000),
+	PIPE(45000),
+	PIPE(60000),
+	PIPE(90000),
+	PIPE(120000),
+	NULL,
+};
+
+static const struct bench_suite suites[] = {
+	{"smoke", smoke_runs},
+	{"quick", quick_runs},
+	{"seeds", seeds_runs},
+};
+
+/* --- the suite's table ---------------------------------------------------------------- */
+
+#define MAX_ROWS 64
+#define MAX_RA	 3
+
+struct row {
+	char label[48];
+	const char *unit;
+	double v[MAX_RA];
+	bool have[MAX_RA];
+};
+
+static struct row rows[MAX_ROWS];
+static int nr_rows;
+
+static struct row *row_for(const char *label, const char *unit)
+{
+	for (int i = 0; i < nr_rows; i++)
+		if (!strcmp(rows[i].label, label))
+			return &rows[i];
+	if (nr_rows == MAX_ROWS)
+		return NULL;
+	memset(&rows[nr_rows], 0, sizeof(rows[0]));
+	snprintf(rows[nr_rows].label, sizeof(rows[0].label), "%s", label);
+	rows[nr_rows].unit = unit;
+	return &rows[nr_rows++];
+}
+
+static const char *iozone_label(const char *test)
+{
+	static const char *const names[][2] = {
+		{"read", "Read"},	      {"reread", "Re-read"},	 {"reverse", "Reverse Read"},
+		{"stride", "Stride read"}, {"random", "Random read"}, {"pread", "Pread"},
+	};
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(names[i][0], test))
+			return names[i][1];
+	return test;
+}
+
+static int suite_col = -1;
+
+void bench_suite_record(const struct bench *b, int col)
+{
+	char label[48];
+	const char *unit;
+	double v;
+	struct row *r;
+
+	if (col < 0 || col >= MAX_RA)
+		return;
+	if (!strcmp(b->w->name, "iozone")) {
+		snprintf(label, sizeof(label), "%s", iozone_label(b->test));
+		unit = "KB/s";
+		v = b->secs > 0 ? (double)b->bytes / 1024 / b->secs : 0;
+	} else if (!strcmp(b->w->name, "pipeline")) {
+		snprintf(label, sizeof(label), "pipeline %s%s", b->test,
+			 b->ra_async ? "" : " no-lookahead");
+		unit = "stall";
+		v = b->stall_frac;
+	} else {
+		snprintf(label, sizeof(label), "%s %s", b->w->name, b->test);
+		unit = "s";
+		v = b->secs;
+	}
+	r = row_for(label, unit);
+	if (r) {
+		r->v[col] = v;
+		r->have[col] = true;
+	}
+}
+
+int bench_suite_column(void)
+{
+	return suite_col;
+}
+
+static void print_table(const char *suite, const enum ra_algo *ra, int nra)
+{
+	static const char *const col_names[] = {[RA_ONDEMAND] = "on-demand",
+						[RA_LEGACY] = "2.6.20",
+						[RA_OFF] = "off"};
+
+	printf("\nbench suite %s: the seeds' table (gain: %s over %s)\n", suite,
+	       col_names[ra[nra - 1]], col_names[ra[0]]);
+	printf("%42s", "");
+	for (int c = 0; c < nra; c++)
+		printf(" %14s", col_names[ra[c]]);
+	printf("      gain\n");
+	for (int i = 0; i < nr_rows; i++) {
+		struct row *r = &rows[i];
+		char q[56];
+
+		snprintf(q, sizeof(q), "\"%s\"", r->label);
+		printf("%36s %5s", q, r->unit);
+		for (int c = 0; c < nra; c++) {
+			if (r->have[c])
+				printf(" %14.*f", !strcmp(r->unit, "KB/s") ? 2 : 4, r->v[c]);
+			else
+				printf(" %14s", "-");
+		}
+		if (nra > 1 && r->have[0] && r->have[nra - 1] && r->v[0] != 0)
+			printf("   %+6.1f%%", (r->v[nra - 1] - r->v[0]) / r->v[0] * 100);
+		printf("\n");
+	}
+}
+
+/* --- the command -------------------------------------------------------------------------- */
+
+static void list_workloads(void)
+{
+	printf("bench workloads:\n");
+	for (const struct bench_workload *w = __start_bench_workloads; w < __stop_bench_workloads;
+	     w++) {
+		printf("  %-10s %s\n", w->name, w->help);
+		for (unsigned int i = 0; i < w->nr_params; i++)
+			printf("      %s=  %s\n", w->params[i].key, w->params[i].help);
+	}
+	printf("  common keys: ra=ondemand|legacy|off ra_kb=N ra_async=0|1 verify=0|1\n");
+	printf("bench suites:");
+	for (unsigned int i = 0; i < ARRAY_SIZE(suites); i++)
+		printf(" %s", suites[i].name);
+	printf(" (bench suite=NAME [ra=A,B])\n");
+}
+
+/* Run one line of a suite with algorithm @ra. */
+static int run_line(const char *line, enum ra_algo ra, const char *suite, int col)
+{
+	char buf[160], *words[16];
+	const char *err = NULL;
+	const struct bench_workload *w;
+	int n, ret;
+
+	snprintf(buf, sizeof(buf), "%s ra=%s", line, ra_algo_name(ra));
+	n = kv_split(buf, words, ARRAY_SIZE(words), &err);
+	if (n < 1 || !(w = bench_find(words[0]))) {
+		pr_err("bench suite %s: bad line '%s'\n", suite, line);
+		return -EINVAL;
+	}
+	if (strstr(line, "ra_async=0") && ra != RA_ONDEMAND)
+		return 0; /* on-demand's look-ahead switched off: no column for the others */
+	if (!w->warm)
+		drop_pagecache();
+	printf("bench: suite %s: %s\n", suite, buf);
+	suite_col = col;
+	ret = bench_run_argv(w, n - 1, words + 1, suite, NULL, NULL);
+	suite_col = -1;
+	return ret;
+}
+
+static int run_suite(const char *name, const char *ra_list)
+{
+	const struct bench_suite *s = NULL;
+	enum ra_algo ra[MAX_RA];
+	int nra = 0, failed = 0;
+	char list[64], *p, *tok;
+	uint64_t t0 = ktime_ns();
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(suites); i++)
+		if (!strcmp(suites[i].name, name))
+			s = &suites[i];
+	if (!s) {
+		pr_err("bench: no suite '%s' (smoke, quick, seeds)\n", name);
+		return -EINVAL;
+	}
+	snprintf(list, sizeof(list), "%s", ra_list ? ra_list : "legacy,ondemand");
+	for (p = list; (tok = strsep(&p, ","));) {
+		if (nra == MAX_RA || ra_algo_parse(tok, &ra[nra]) < 0) {
+			pr_err("bench: ra=%s: up to %d of ondemand|legacy|off, comma-separated\n",
+			       ra_list, MAX_RA);
+			return -EINVAL;
+		}
+		nra++;
+	}
+	nr_rows = 0;
+	for (int c = 0; c < nra; c++)
+		for (const char *const *line = s->runs; *line; line++)
+			if (run_line(*line, ra[c], name, c))
+				failed++;
+	print_table(name, ra, nra);
+	printf("bench suite %s: %d runs failed, %.1f s\n", name, failed,
+	       (double)(ktime_ns() - t0) / 1e9);
+	{
+		struct result r;
+		static struct json_buf j;
+
+		json_init(&j);
+		json_printf(&j, "[");
+		for (int i = 0; i < nr_rows; i++) {
+			json_printf(&j, "%s{\"test\":", i ? "," : "");
+			json_string(&j, rows[i].label);
+			json_printf(&j, ",\"unit\":\"%s\"", rows[i].unit);
+			for (int c = 0; c < nra; c++)
+				if (rows[i].have[c])
+					json_printf(&j, ",\"%s\":%.4f", ra_algo_name(ra[c]),
+						    rows[i].v[c]);
+			json_printf(&j, "}");
+		}
+		json_printf(&j, "]");
+		result_begin(&r, "bench-suite");
+		result_str(&r, "suite", name);
+		result_u64(&r, "failed", (uint64_t)failed);
+		result_raw(&r, "rows", j.overflow ? "[]" : j.buf);
+		result_str(&r, "clock", ktime_clock_name());
+		result_end(&r);
+	}
+	return failed ? -EIO : 0;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+	const struct bench_workload *w;
+
+	if (argc < 2) {
+		list_workloads();
+		return 0;
+	}
+	if (!strncmp(argv[1], "suite=", 6)) {
+		const char *ra = NULL;
+
+		for (int i = 2; i < argc; i++) {
+			if (!strncmp(argv[i], "ra=", 3)) {
+				ra = argv[i] + 3;
+			} else {
+				pr_err("bench: %s: a suite takes only ra=A,B[,C]\n", argv[i]);
+				return -EINVAL;
+			}
+		}
+		return run_suite(argv[1] + 6, ra);
+	}
+	w = bench_find(argv[1]);
+	if (!w) {
+		pr_err("bench: no workload '%s' (`bench` lists them)\n", argv[1]);
+		return -EINVAL;
+	}
+	return bench_run_argv(w, argc - 2, argv + 2, NULL, NULL, NULL);
+}
+KCMD(bench, cmd_bench, "bench NAME [key=value...] | bench suite=NAME [ra=A,B]",
+     "run a benchmark workload, or a suite with each readahead algorithm and its table");
