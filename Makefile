@@ -2,7 +2,9 @@
 #
 #   make            build build/lookahead.elf (and its 32-bit copy for QEMU -kernel)
 #   make iso        build build/lookahead.iso (GRUB rescue image for a real machine)
-#   make run        boot the default command list under QEMU on a generated disk image
+#   make run        the quick benchmark suite under QEMU on the modelled disk: its table
+#   make bench      the seeds' benchmark suite (4 GiB file, mem=2G): results/seeds-DATE/
+#   make bench-image SUITE=NAME   only build build/img/bench-NAME.img
 #   make test       host unit tests + QEMU tests; ends with "N passed, N failed"
 #   make fuzz       run the ext2 fuzzer for FUZZ_SECONDS (default 60)
 #   make format     clang-format every C file
@@ -118,8 +120,9 @@ host-tests: $(HOST_TEST_BINS)
 
 # --- running ----------------------------------------------------------------------
 
-run: all $(DEPS_STAMP)
-	@tools/make-run.sh
+# The quick suite (tools/bench quick): a few minutes, results in results/quick-DATE/.
+run: all $(BUILD)/host/patgen $(DEPS_STAMP)
+	@tools/bench quick
 
 test: all iso host-tests $(DEPS_STAMP)
 	@tools/run-tests

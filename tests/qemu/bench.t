@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The benchmark layer on the smoke suite's image (tools/mkbench smoke), on the
+# modelled disk in virtual time: every workload once with each algorithm
+# (bench suite=smoke), the RESULT keys scripts depend on, every byte
+# verified, the seeds' table, what the single-stream results must show
+# (read and pread near the model's sequential rate, reverse, stride and
+# random far slower, the pipeline stalling less with the look-ahead mark),
+# the results folder tools/bench-report makes, and bad input.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/qemu/lib.sh
+tap_plan 18
+
+if ! tools/mkbench smoke >"$TAP_TMP/mkbench.log" 2>&1; then
+	sed 's/^/# /' "$TAP_TMP/mkbench.log"
+	echo "Bail out! tools/mkbench smoke failed"
+	exit 1
+fi
+IMG=build/img/bench-smoke.img
+
+qemu --mem 64M --disk "$IMG" --timeout 300 -- ra_kb=1024 "run=bench;bench suite=smoke;bench iozone i=read r=64k;bench pipeline think=30000 ra_async=0;bench pipeline think=30000"
+tap_is "$QSTATUS" 0 "bench suite=smoke runs and exits 0"
+
+check() {	# check NAME PYTHON-EXPRESSION over the list R of bench RESULTs
+	if python3 - "$QOUT" "$2" <<'PY'
+import json, sys
+R, S = [], []
+for line in open(sys.argv[1], errors="replace"):
+    if line.startswith("RESULT "):
+        r = json.loads(line[7:])
+        (R if r.get("cmd") == "bench" else S).append(r)
+def one(w, t, ra, **kw):
+    m = [r for r in R if r["workload"] == w and r["test"] == t and r["ra"] == ra and r.get("suite") == "smoke"
+         and all(r.get(k) == v for k, v in kw.items())]
+    return m[0] if m else {}
+ok = eval(sys.argv[2])
+if not ok:
+    print("# failed: " + sys.argv[2])
+sys.exit(0 if ok else 1)
+PY
+	then tap_ok "$1"; else tap_not_ok "$1"; fi
+}
+
+KEYS='["cmd","workload","test","ra","secs","mbps","kbps","disk_reads","avg_req_kb","stall_secs","clock","disk","verified","p50_us","p99_us","p999_us","max_us","ra_calls","ra_sync","ra_async","ra_pages","ra_hit_pages","ra_thrashed_pages","ra_decide_secs","iops"]'
+check "every phase has the RESULT keys scripts depend on" "len(R) >= 30 and all(k in r for r in R for k in $KEYS)"
+check "every phase of the suite read every byte right (verified)" "all(r['verified'] is True for r in R)"
+check "both algorithms ran every workload" "all(any(r['workload'] == w and r['ra'] == a for r in R) for w in ('iozone','aiostress','overhead','pipeline') for a in ('legacy','ondemand'))"
+check "iozone ran its six tests in iozone's order" "[r['test'] for r in R if r['workload'] == 'iozone' and r['ra'] == 'legacy'][:6] == ['read','reread','reverse','stride','random','pread']"
+check "results name the virtual clock and the modelled disk" "all(r['clock'] == 'virtual' and r['disk'] in ('modelled','none') for r in R)"
+check "iozone read near the model's sequential rate at the start of the disk (67.8 MB/s)" "all(abs(one('iozone','read',a)['mbps'] - 67.8) / 67.8 < 0.10 for a in ('legacy','ondemand'))"
+check "aiostress: random far slower than sequential" "all(one('aiostress','rand',a)['secs'] > 2 * one('aiostress','seq',a)['secs'] for a in ('legacy','ondemand'))"
+check "on-demand calls readahead less often on 1-page cache-hot reads" "one('overhead','seq1-hot','ondemand')['ra_calls'] < one('overhead','seq1-hot','legacy')['ra_calls'] / 10"
+check "pipeline: the look-ahead mark lowers the stall at 60 us think time" "one('pipeline','think60000','ondemand')['stall_frac'] < one('pipeline','think60000','ondemand', ra_async=False)['stall_frac']"
+check "pipeline: no asynchronous readahead without the look-ahead mark" "one('pipeline','think60000','ondemand', ra_async=False)['ra_async'] == 0"
+check "the suite's RESULT has a row per test with both algorithms" "S and [s for s in S if s.get('cmd') == 'bench-suite'][0]['failed'] == 0 and all('legacy' in x and 'ondemand' in x for x in [s for s in S if s.get('cmd') == 'bench-suite'][0]['rows'] if 'no-lookahead' not in x['test'])"
+tap_grep '^ +"Stride read"  KB/s +[0-9.]+ +[0-9.]+ +[-+][0-9.]+%$' "$QOUT" "the seeds' table: a row with both columns and the gain"
+tap_grep '^bench workloads:' "$QOUT" "bench alone lists the workloads"
+
+mkdir -p "$TAP_TMP/res"
+cp "$QOUT" "$TAP_TMP/res/console.log"
+tools/bench-report "$TAP_TMP/res" >"$TAP_TMP/report.log" 2>&1
+tap_is "$?" 0 "tools/bench-report builds the results folder from the console log"
+png() { head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n'; }
+if [ -s "$TAP_TMP/res/table.txt" ] && [ -s "$TAP_TMP/res/results.jsonl" ] &&
+	[ "$(png "$TAP_TMP/res/pipeline.png")" = 89504e470d0a1a0a ] &&
+	[ "$(png "$TAP_TMP/res/throughput.png")" = 89504e470d0a1a0a ]; then
+	tap_ok "the folder holds table.txt, results.jsonl and the PNG plots"
+else
+	tap_not_ok "the folder holds table.txt, results.jsonl and the PNG plots" "$(ls "$TAP_TMP/res")"
+fi
+
+# bad input: one error line naming what is wrong, and a failed command
+qemu --mem 64M --disk "$IMG" --timeout 60 -- "run=bench nosuch;bench iozone r=3;bench iozone colour=red;bench suite=nosuch;bench pipeline ra=legacy ra_async=0"
+tap_is "$QSTATUS" 1 "bad bench arguments fail the run"
+n=$(grep -cE "^error: bench: no workload 'nosuch'|^error: bench iozone: r=3 is out of range|^error: bench iozone: .*colour|^error: bench: no suite 'nosuch'|^error: bench pipeline: ra_async=0 is on-demand's" "$QOUT")
+tap_is "$n" 5 "each bad argument gets its own error line"
