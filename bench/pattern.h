@@ -70,7 +70,7 @@ static inline int64_t pattern_check(uint64_t seed, const void *buf, size_t len, 
 	for (; i + 8 <= len; i += 8) {
 		uint64_t v;
 
-		memcpy(&v, p + i, 8);
+		__builtin_memcpy(&v, p + i, 8);
 		if (v != pattern_word(seed, (pos + i) / 8))
 			break;
 	}

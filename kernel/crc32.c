@@ -48,8 +48,8 @@ uint32_t crc32(uint32_t crc, const void *buf, size_t len)
 		uint32_t lo, hi;
 
 		/* x86 is little-endian: the first byte lands in lo's low bits */
-		memcpy(&lo, p, 4);
-		memcpy(&hi, p + 4, 4);
+		__builtin_memcpy(&lo, p, 4);
+		__builtin_memcpy(&hi, p + 4, 4);
 		lo ^= crc;
 		crc = crc_table[7][lo & 0xff] ^ crc_table[6][(lo >> 8) & 0xff] ^
 		      crc_table[5][(lo >> 16) & 0xff] ^ crc_table[4][lo >> 24] ^
