@@ -5,6 +5,7 @@
  * calibration run).
  */
 #include "kernel/ktest.h"
+#include "kernel/sched.h"
 #include "kernel/time.h"
 
 uint64_t pit_measure_tsc(uint32_t latch);
@@ -51,5 +52,26 @@ static void test_tsc_vs_pit_100ms(struct ktest *t)
 	KT_EXPECT_LT(t, ns * 100, expect * 102);
 }
 
+/*
+ * Under QEMU's instruction-count clock (-icount shift=0) the TSC counts one
+ * tick per nanosecond of virtual time, and a timed sleep ends at its
+ * deadline: the one-shot APIC timer follows the same clock, and idle time
+ * is skipped straight to it. A 3 ms sleep ends within 1% of 3 ms.
+ */
+static void test_virtual_clock(struct ktest *t)
+{
+	uint64_t t0, d;
+
+	if (!ktime_is_virtual())
+		KT_SKIP(t, "real clock");
+	KT_EXPECT_GT(t, tsc_khz, 999000);
+	KT_EXPECT_LT(t, tsc_khz, 1001000);
+	t0 = ktime_ns();
+	sleep_ns(3 * NSEC_PER_MSEC);
+	d = ktime_ns() - t0;
+	KT_EXPECT_GE(t, d, 3 * NSEC_PER_MSEC);
+	KT_EXPECT_LT(t, d, 3030 * NSEC_PER_USEC);
+}
+
 KTEST_SUITE(time, NULL, KTEST_CASE(test_monotonic), KTEST_CASE(test_udelay),
-	    KTEST_CASE(test_tsc_vs_pit_100ms));
+	    KTEST_CASE(test_tsc_vs_pit_100ms), KTEST_CASE(test_virtual_clock));
