@@ -25,9 +25,8 @@
 #include "mm/mm.h"
 
 #define CAT_DEFAULT_BS (64 * 1024)
-#define CAT_MAX_BS     KMALLOC_MAX_SIZE
 
-static const char *errname(int err)
+const char *vfs_errname(int err)
 {
 	switch (err) {
 	case -ENODEV:
@@ -43,7 +42,7 @@ static const char *errname(int err)
 	}
 }
 
-static int need_root(const char *cmd)
+int vfs_need_root(const char *cmd)
 {
 	if (vfs_root)
 		return 0;
@@ -65,7 +64,7 @@ static int path_arg(int argc, char **argv, const char *dflt, const char **path)
 		pr_err("%s: which PATH?\n", argv[0]);
 		return -EINVAL;
 	}
-	return need_root(argv[0]);
+	return vfs_need_root(argv[0]);
 }
 
 struct ls_ctx {
@@ -118,7 +117,7 @@ static int ls_entry(void *ctx, const char *name, unsigned int len, uint32_t ino,
 	n[len] = '\0';
 	err = vfs_stat_ino(ino, &st);
 	if (err) {
-		pr_err("ls: %s: entry '%s' (inode %u): %s\n", c->dir, n, ino, errname(err));
+		pr_err("ls: %s: entry '%s' (inode %u): %s\n", c->dir, n, ino, vfs_errname(err));
 		c->err = err;
 		return 1;
 	}
@@ -159,7 +158,7 @@ static int cmd_ls(int argc, char **argv)
 		}
 	}
 	if (err) {
-		pr_err("ls: %s: %s\n", path, errname(err));
+		pr_err("ls: %s: %s\n", path, vfs_errname(err));
 		return err;
 	}
 	result_begin(&r, "ls");
@@ -193,7 +192,7 @@ static int cmd_stat(int argc, char **argv)
 		err = n < 0 ? (int)n : 0;
 	}
 	if (err) {
-		pr_err("stat: %s: %s\n", path, errname(err));
+		pr_err("stat: %s: %s\n", path, vfs_errname(err));
 		return err;
 	}
 	printf("  path %s%s%s\n  inode %u, %s, mode 0%o, links %u, uid %u, gid %u\n"
@@ -220,112 +219,6 @@ static int cmd_stat(int argc, char **argv)
 	return 0;
 }
 KCMD(stat, cmd_stat, "stat PATH", "show an inode (a symlink's own)");
-
-static int cmd_cat(int argc, char **argv)
-{
-	static const struct kv_spec specs[] = {
-		{"bs", KV_SIZE, NULL, "bytes per read (default 64K)"},
-		RA_KV_SPECS,
-	};
-	struct kv_value v[ARRAY_SIZE(specs)];
-	struct disk_stats before, after;
-	struct block_device *bdev;
-	const char *path = NULL;
-	uint64_t bytes = 0, t0, t1, reads, sectors;
-	uint32_t crc = 0;
-	size_t bs = CAT_DEFAULT_BS;
-	struct result r;
-	struct file *f;
-	double secs;
-	ssize_t n;
-	void *buf;
-	int err;
-
-	if (kcmd_args(argc, argv, specs, ARRAY_SIZE(specs), v, &path))
-		return -EINVAL;
-	if (!path) {
-		pr_err("cat: which PATH?\n");
-		return -EINVAL;
-	}
-	if (v[0].present) {
-		if (v[0].u == 0 || v[0].u > CAT_MAX_BS) {
-			pr_err("cat: bs=%s: must be 1 byte to %lu KiB\n", v[0].raw,
-			       CAT_MAX_BS >> 10);
-			return -EINVAL;
-		}
-		bs = (size_t)v[0].u;
-	}
-	err = need_root("cat");
-	if (err)
-		return err;
-	f = vfs_open(path, &err);
-	if (!f) {
-		pr_err("cat: %s: %s\n", path, errname(err));
-		return err;
-	}
-	if (!EXT2_ISREG(f->f_inode->i_mode)) {
-		pr_err("cat: %s: not a regular file\n", path);
-		vfs_close(f);
-		return -EINVAL;
-	}
-	/* the file's readahead: one call, owned by mm/ratrace.c */
-	err = ra_apply_args("cat", f, &v[1], &v[2]);
-	if (err) {
-		vfs_close(f);
-		return err;
-	}
-	buf = kmalloc(bs);
-	if (!buf) {
-		pr_err("cat: no memory for a %zu-byte buffer\n", bs);
-		vfs_close(f);
-		return -ENOMEM;
-	}
-	bdev = f->f_inode->i_sb->s_bdev;
-	before = bdev->stats;
-	t0 = ktime_ns();
-	while ((n = vfs_read(f, buf, bs)) > 0) {
-		crc = crc32(crc, buf, (size_t)n);
-		bytes += (uint64_t)n;
-	}
-	t1 = ktime_ns();
-	after = bdev->stats;
-	kfree(buf);
-	if (n < 0) {
-		pr_err("cat: %s: read failed at offset %llu: %s\n", path, (unsigned long long)bytes,
-		       errname((int)n));
-		vfs_close(f);
-		return (int)n;
-	}
-	secs = (double)(t1 - t0) / 1e9;
-	reads = after.ios[0] - before.ios[0];
-	sectors = after.sectors[0] - before.sectors[0];
-	printf("cat: %s: %llu bytes in %.3f s (%.2f MB/s), crc32 %08x, %llu disk reads, "
-	       "average %.1f KiB\n",
-	       path, (unsigned long long)bytes, secs, secs > 0 ? (double)bytes / 1e6 / secs : 0.0,
-	       crc, (unsigned long long)reads,
-	       reads ? (double)sectors * SECTOR_SIZE / 1024 / (double)reads : 0.0);
-	result_begin(&r, "cat");
-	result_str(&r, "path", path);
-	result_u64(&r, "bytes", bytes);
-	result_double(&r, "secs", secs, 6);
-	result_double(&r, "mbps", secs > 0 ? (double)bytes / 1e6 / secs : 0.0, 2);
-	{
-		char hex[9];
-
-		snprintf(hex, sizeof(hex), "%08x", crc);
-		result_str(&r, "crc32", hex);
-	}
-	result_u64(&r, "disk_reads", reads);
-	result_double(&r, "avg_req_kb",
-		      reads ? (double)sectors * SECTOR_SIZE / 1024 / (double)reads : 0.0, 1);
-	ra_result_keys(&r, f);
-	result_timing(&r, bdev);
-	result_end(&r);
-	vfs_close(f);
-	return 0;
-}
-KCMD(cat, cmd_cat, "cat PATH [bs=SIZE] [ra=ALGO] [ra_kb=N]",
-     "read a file: MB/s, crc32, disk requests");
 
 /* --- cksum: every regular file under a directory --------------------------------- */
 
@@ -387,7 +280,7 @@ static int cksum_file(struct cksum_walk *w, loff_t size)
 
 	f = vfs_open(w->path, &err);
 	if (!f) {
-		pr_err("cksum: %s: %s\n", w->path, errname(err));
+		pr_err("cksum: %s: %s\n", w->path, vfs_errname(err));
 		return err;
 	}
 	while ((n = vfs_read(f, w->buf, w->bs)) > 0) {
@@ -397,7 +290,7 @@ static int cksum_file(struct cksum_walk *w, loff_t size)
 	vfs_close(f);
 	if (n < 0) {
 		pr_err("cksum: %s: read failed at offset %llu: %s\n", w->path,
-		       (unsigned long long)bytes, errname((int)n));
+		       (unsigned long long)bytes, vfs_errname((int)n));
 		return (int)n;
 	}
 	if (bytes != (uint64_t)size) {
@@ -425,7 +318,7 @@ static int cksum_dir(struct cksum_walk *w, int depth)
 	}
 	dir = vfs_open(w->path, &err);
 	if (!dir) {
-		pr_err("cksum: %s: %s\n", w->path, errname(err));
+		pr_err("cksum: %s: %s\n", w->path, vfs_errname(err));
 		return err;
 	}
 	err = vfs_readdir(dir, cksum_collect, &c);
@@ -433,7 +326,7 @@ static int cksum_dir(struct cksum_walk *w, int depth)
 	if (!err)
 		err = c.err;
 	if (err)
-		pr_err("cksum: %s: %s\n", w->path, errname(err));
+		pr_err("cksum: %s: %s\n", w->path, vfs_errname(err));
 	w->dirs++;
 	for (size_t i = 0; !err && i < c.n; off += strlen(c.names + off) + 1, i++) {
 		struct kstat st;
@@ -447,7 +340,7 @@ static int cksum_dir(struct cksum_walk *w, int depth)
 			 c.names + off);
 		err = vfs_stat_ino(c.inos[i], &st);
 		if (err)
-			pr_err("cksum: %s (inode %u): %s\n", w->path, c.inos[i], errname(err));
+			pr_err("cksum: %s (inode %u): %s\n", w->path, c.inos[i], vfs_errname(err));
 		else if (EXT2_ISDIR(st.mode))
 			err = cksum_dir(w, depth + 1);
 		else if (EXT2_ISREG(st.mode))
@@ -482,7 +375,7 @@ static int cmd_cksum(int argc, char **argv)
 		return -ENOMEM;
 	err = vfs_stat(path, &st);
 	if (err)
-		pr_err("cksum: %s: %s\n", path, errname(err));
+		pr_err("cksum: %s: %s\n", path, vfs_errname(err));
 	else if (EXT2_ISDIR(st.mode))
 		err = cksum_dir(&w, 0);
 	else

@@ -108,4 +108,9 @@ int vfs_stat_ino(uint32_t ino, struct kstat *st);
 /* The target of the symlink @path, NUL-terminated; returns its length. */
 ssize_t vfs_readlink(const char *path, char *buf, size_t len);
 
+/* A message for a -errno from these calls ("no filesystem mounted", ...). */
+const char *vfs_errname(int err);
+/* 0 when a filesystem is mounted, else -ENODEV after an error line naming @cmd. */
+int vfs_need_root(const char *cmd);
+
 #endif
