@@ -215,8 +215,13 @@ struct thread *thread_create(const char *name, int (*fn)(void *arg), void *arg)
 	t->deadline = WAIT_FOREVER;
 	init_waitqueue_head(&t->join_wq);
 
+	/*
+	 * Eight words below a 16-byte boundary: switch_to() pops seven and
+	 * returns into the trampoline with RSP 16-byte aligned, so its call
+	 * enters fn with RSP = 8 (mod 16), as the SysV ABI wants (an aligned
+	 * SSE spill in fn would fault otherwise).
+	 */
 	sp = (uint64_t *)ALIGN_DOWN((uintptr_t)t, 16);
-	*--sp = 0;				/* alignment: as after a call */
 	*--sp = (uint64_t)(uintptr_t)thread_trampoline;
 	*--sp = 0x202;				/* RFLAGS: IF */
 	*--sp = 0;				/* rbp */

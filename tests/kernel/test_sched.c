@@ -124,6 +124,30 @@ static void test_heap(struct ktest *t)
 		kfree(p[i]);
 }
 
-KTEST_SUITE(sched, NULL, KTEST_CASE(test_yield_order), KTEST_CASE(test_wait_wake),
+/* A new thread's stack follows the ABI: a 16-byte aligned local really is, and movaps works. */
+static uintptr_t aligned_addr;
+
+static int aligned_store(void *arg)
+{
+	uint8_t buf[32] __attribute__((aligned(16)));
+
+	(void)arg;
+	aligned_addr = (uintptr_t)buf;
+	if (aligned_addr & 15)
+		return 1; /* movaps would fault: report instead of panicking */
+	__asm__ __volatile__("xorps %%xmm0, %%xmm0\n\tmovaps %%xmm0, %0" : "=m"(buf) : : "xmm0");
+	return buf[0] == 0 && buf[15] == 0 ? 0 : 2;
+}
+
+static void test_thread_stack_aligned(struct ktest *t)
+{
+	struct thread *th = thread_create("aligned", aligned_store, NULL);
+
+	KT_ASSERT_TRUE(t, th != NULL);
+	KT_EXPECT_EQ(t, thread_join(th), 0);
+	KT_EXPECT_EQ(t, aligned_addr & 15, 0);
+}
+
+KTEST_SUITE(sched, NULL, KTEST_CASE(test_thread_stack_aligned), KTEST_CASE(test_yield_order), KTEST_CASE(test_wait_wake),
 	    KTEST_CASE(test_wait_timeout), KTEST_CASE(test_sleep_lets_others_run),
 	    KTEST_CASE(test_interrupts_arrive), KTEST_CASE(test_heap));
