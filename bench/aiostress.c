@@ -6,9 +6,9 @@
  * io_submit, so one record is in flight at a time, which is what a
  * synchronous pread loop does.
  */
-#include <stdio.h>
 #include "bench/bench.h"
 #include "mm/mm.h"
+#include <stdio.h>
 
 static const char *const op_names[] = {"", "seq", "", "rand", NULL};
 

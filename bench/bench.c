@@ -121,7 +121,8 @@ static int parse_args(struct bench *b, int argc, char **argv)
 	}
 	b->ra_async = vals[n + 2].present ? vals[n + 2].u : true;
 	if (!b->ra_async && b->ra != RA_ONDEMAND) {
-		pr_err("bench %s: ra_async=0 is on-demand's (its look-ahead mark); ra=%s has none\n",
+		pr_err("bench %s: ra_async=0 is on-demand's (its look-ahead mark); ra=%s has "
+		       "none\n",
 		       b->w->name, ra_algo_name(b->ra));
 		return -EINVAL;
 	}
@@ -377,7 +378,8 @@ void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64
 	b->t0 = ktime_ns();
 }
 
-static void extra_append(struct bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void extra_append(struct bench *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static void extra_append(struct bench *b, const char *fmt, ...)
 {
@@ -441,15 +443,14 @@ int bench_phase_end(struct bench *b)
 	       b->w->name, b->test, (unsigned long long)(b->bytes >> 10), secs,
 	       (double)b->bytes / 1024 / secs, b->mbps, (unsigned long long)b->lat.count,
 	       (unsigned long long)(lat_percentile(&b->lat, 50) / 1000),
-	       (unsigned long long)(lat_percentile(&b->lat, 99) / 1000),
-	       (unsigned long long)reads, reads ? (double)sectors / 2.0 / (double)reads : 0.0,
-	       ra_stats_calls(&ra), ra.pages, ra.hit_pages, ra.thrashed_pages,
-	       (double)ra.stall_ns / 1e9,
-	       verified	     ? "verified"
-	       : !b->verify  ? "not checked (verify=0)"
+	       (unsigned long long)(lat_percentile(&b->lat, 99) / 1000), (unsigned long long)reads,
+	       reads ? (double)sectors / 2.0 / (double)reads : 0.0, ra_stats_calls(&ra), ra.pages,
+	       ra.hit_pages, ra.thrashed_pages, (double)ra.stall_ns / 1e9,
+	       verified	      ? "verified"
+	       : !b->verify   ? "not checked (verify=0)"
 	       : b->bad_bytes ? "WRONG DATA"
-	       : b->errors   ? "READ ERRORS"
-			     : "not a pattern file");
+	       : b->errors    ? "READ ERRORS"
+			      : "not a pattern file");
 	result_begin(&r, "bench");
 	result_str(&r, "workload", b->w->name);
 	result_str(&r, "test", b->test);
@@ -474,7 +475,8 @@ int bench_phase_end(struct bench *b)
 	result_u64(&r, "disk_reads", reads);
 	result_double(&r, "avg_req_kb", reads ? (double)sectors / 2.0 / (double)reads : 0.0, 1);
 	result_u64(&r, "ra_calls", ra_stats_calls(&ra));
-	result_u64(&r, "ra_seq_first", ra.calls[RA_CASE_SEQ_FIRST] + ra.calls[RA_CASE_LEGACY_FIRST]);
+	result_u64(&r, "ra_seq_first",
+		   ra.calls[RA_CASE_SEQ_FIRST] + ra.calls[RA_CASE_LEGACY_FIRST]);
 	result_u64(&r, "ra_seq_next", ra.calls[RA_CASE_SEQ_NEXT] + ra.calls[RA_CASE_LEGACY_AHEAD]);
 	result_u64(&r, "ra_random", ra.calls[RA_CASE_RANDOM] + ra.calls[RA_CASE_LEGACY_RANDOM]);
 	result_u64(&r, "ra_sync", ra.sync_ios);

@@ -33,7 +33,7 @@
 #include "kernel/kv.h"
 #include "kernel/result.h"
 
-#define BENCH_MAX_PARAMS 12
+#define BENCH_MAX_PARAMS  12
 #define BENCH_LAT_BUCKETS 512 /* 8 per power of two of nanoseconds */
 
 /* A typed parameter with its default and range (sizes and counts: [min, max]). */
@@ -56,11 +56,10 @@ struct bench_workload {
 	bool warm; /* in a suite, runs on the cache the previous run left */
 };
 
-#define BENCH_WORKLOAD(wname, whelp, wparams, wrun, wwarm)                                 \
-	static const struct bench_workload __bench_##wname                                \
-		__attribute__((used, section("bench_workloads"), aligned(8))) = {           \
-			#wname, whelp, wparams, sizeof(wparams) / sizeof((wparams)[0]), wrun, \
-			wwarm}
+#define BENCH_WORKLOAD(wname, whelp, wparams, wrun, wwarm)                 \
+	static const struct bench_workload __bench_##wname __attribute__(( \
+		used, section("bench_workloads"), aligned(8))) = {         \
+		#wname, whelp, wparams, sizeof(wparams) / sizeof((wparams)[0]), wrun, wwarm}
 
 struct bench_lat {
 	uint64_t count, max_ns;

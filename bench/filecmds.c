@@ -107,16 +107,17 @@ static void print_summary(const char *cmd, struct file *f, uint64_t bytes, uint3
 
 	ra_file_stats(&f->f_ra, &st);
 	printf("%s: %s: %llu bytes, crc32 %08x; readahead %s: %lu calls, %lu pages, %lu used, "
-	       "%lu thrashed, %lu sync + %lu async I/Os\n", cmd, f->f_path,
-	       (unsigned long long)bytes, crc, ra_algo_name(f->f_ra.algo), ra_stats_calls(&st),
-	       st.pages, st.hit_pages, st.thrashed_pages, st.sync_ios, st.async_ios);
+	       "%lu thrashed, %lu sync + %lu async I/Os\n",
+	       cmd, f->f_path, (unsigned long long)bytes, crc, ra_algo_name(f->f_ra.algo),
+	       ra_stats_calls(&st), st.pages, st.hit_pages, st.thrashed_pages, st.sync_ios,
+	       st.async_ios);
 }
 
 static int cmd_mmapcat(int argc, char **argv)
 {
 	static const struct kv_spec specs[] = {
 		RA_KV_SPECS,
-		{ "advice", KV_ENUM, filemap_advice_names, "madvise hint for the mapping" },
+		{"advice", KV_ENUM, filemap_advice_names, "madvise hint for the mapping"},
 	};
 	struct kv_value v[ARRAY_SIZE(specs)];
 	enum filemap_advice adv = FAULT_ADV_NORMAL;
@@ -173,11 +174,11 @@ KCMD(mmapcat, cmd_mmapcat, "mmapcat PATH [advice=normal|sequential|random] [ra=A
      "read a file through a mapping and page faults (filemap_fault): MB/s, crc32, readahead");
 
 /* Bounded retries of a splice whose first page left the cache while it waited. */
-#define SPLICE_MAX_RETRIES	8
+#define SPLICE_MAX_RETRIES 8
 
 static int cmd_splicecat(int argc, char **argv)
 {
-	static const struct kv_spec specs[] = { RA_KV_SPECS };
+	static const struct kv_spec specs[] = {RA_KV_SPECS};
 	struct kv_value v[ARRAY_SIZE(specs)];
 	const char *path = NULL;
 	struct ra_measure ms;
@@ -210,8 +211,10 @@ static int cmd_splicecat(int argc, char **argv)
 		for (unsigned int i = 0; i < spd.nr_pages && !err; i++) {
 			err = splice_page_confirm(f, &spd, i);
 			if (!err)
-				crc = crc32(crc, (const char *)page_address(spd.pages[i]) +
-						 spd.partial[i].offset, spd.partial[i].len);
+				crc = crc32(crc,
+					    (const char *)page_address(spd.pages[i]) +
+						    spd.partial[i].offset,
+					    spd.partial[i].len);
 			if (!err)
 				bytes += spd.partial[i].len;
 		}
@@ -220,8 +223,8 @@ static int cmd_splicecat(int argc, char **argv)
 			break;
 	}
 	if (err)
-		pr_err("splicecat: %s: failed at byte %llu (%d)\n", path,
-		       (unsigned long long)bytes, err);
+		pr_err("splicecat: %s: failed at byte %llu (%d)\n", path, (unsigned long long)bytes,
+		       err);
 	else
 		print_summary("splicecat", f, bytes, crc);
 	result_begin(&r, "splicecat");
@@ -241,8 +244,8 @@ static int cmd_readahead(int argc, char **argv)
 {
 	static const struct kv_spec specs[] = {
 		RA_KV_SPECS,
-		{ "offset", KV_SIZE, NULL, "first byte (default 0)" },
-		{ "len", KV_SIZE, NULL, "bytes (default: to the end of the file)" },
+		{"offset", KV_SIZE, NULL, "first byte (default 0)"},
+		{"len", KV_SIZE, NULL, "bytes (default: to the end of the file)"},
 	};
 	struct kv_value v[ARRAY_SIZE(specs)];
 	const char *path = NULL;
@@ -269,9 +272,9 @@ static int cmd_readahead(int argc, char **argv)
 		return -EINVAL;
 	}
 	measure_start(&ms, f);
-	n = force_page_cache_readahead(f->f_mapping, f, (pgoff_t)(off >> PAGE_SHIFT),
-				       (unsigned long)(DIV_ROUND_UP(off + len, PAGE_SIZE) -
-						       (off >> PAGE_SHIFT)));
+	n = force_page_cache_readahead(
+		f->f_mapping, f, (pgoff_t)(off >> PAGE_SHIFT),
+		(unsigned long)(DIV_ROUND_UP(off + len, PAGE_SIZE) - (off >> PAGE_SHIFT)));
 	if (n < 0)
 		pr_err("readahead: %s: %d\n", path, n);
 	result_begin(&r, "readahead");
@@ -287,7 +290,7 @@ KCMD(readahead, cmd_readahead, "readahead PATH [offset=B] [len=B]",
 
 /* --- rastreams: many sequential readers at once ----------------------------------------- */
 
-#define RASTREAMS_MAX	1024
+#define RASTREAMS_MAX 1024
 
 struct ra_stream {
 	struct file *f;
@@ -308,13 +311,13 @@ static int cmd_rastreams(int argc, char **argv)
 {
 	static const struct kv_spec specs[] = {
 		RA_KV_SPECS,
-		{ "streams", KV_UINT, NULL, "number of readers (1-1024)" },
-		{ "bs", KV_SIZE, NULL, "bytes per read (default 4K, at most 1M)" },
+		{"streams", KV_UINT, NULL, "number of readers (1-1024)"},
+		{"bs", KV_SIZE, NULL, "bytes per read (default 4K, at most 1M)"},
 	};
 	struct kv_value v[ARRAY_SIZE(specs)];
 	const char *path = NULL;
 	struct ra_stream *st = NULL;
-	struct ra_stats sum = { 0 };
+	struct ra_stats sum = {0};
 	struct ra_measure ms;
 	struct result r;
 	unsigned long nstreams, thrashed0, active;
@@ -392,14 +395,15 @@ static int cmd_rastreams(int argc, char **argv)
 
 		crc ^= st[i].crc;
 		ra_file_stats(&st[i].f->f_ra, &one);
-		one.thrashed_pages = 0;	/* one mapping: counted once below */
+		one.thrashed_pages = 0; /* one mapping: counted once below */
 		ra_stats_add(&sum, &one);
 	}
 	sum.thrashed_pages = st[0].f->f_mapping->ra_thrashed - thrashed0;
 	printf("rastreams: %s: %lu streams, %llu bytes; readahead %s: %lu calls, %lu pages, "
-	       "%lu used, %lu thrashed, %lu sync + %lu async I/Os\n", path, nstreams,
-	       (unsigned long long)bytes, ra_algo_name(st[0].f->f_ra.algo), ra_stats_calls(&sum),
-	       sum.pages, sum.hit_pages, sum.thrashed_pages, sum.sync_ios, sum.async_ios);
+	       "%lu used, %lu thrashed, %lu sync + %lu async I/Os\n",
+	       path, nstreams, (unsigned long long)bytes, ra_algo_name(st[0].f->f_ra.algo),
+	       ra_stats_calls(&sum), sum.pages, sum.hit_pages, sum.thrashed_pages, sum.sync_ios,
+	       sum.async_ios);
 	result_begin(&r, "rastreams");
 	measure_result(&r, &ms, path, bytes, crc);
 	result_u64(&r, "streams", nstreams);
@@ -421,14 +425,14 @@ KCMD(rastreams, cmd_rastreams, "rastreams PATH streams=N [bs=SIZE] [ra=A] [ra_kb
 
 /* --- walk: the readdir path ------------------------------------------------------------ */
 
-#define WALK_MAX_DEPTH	32
+#define WALK_MAX_DEPTH 32
 
 struct walk {
 	const struct kv_value *ra_args;
 	bool quiet;
 	char path[VFS_PATH_MAX];
 	uint64_t dirs, entries, files, bytes;
-	uint32_t crc;			/* of the listing, printed or not */
+	uint32_t crc; /* of the listing, printed or not */
 	struct ra_stats st;
 	enum ra_algo algo;
 	unsigned long ra_pages;
@@ -440,7 +444,7 @@ struct walk_dir {
 	char *names;
 	size_t len, cap;
 	struct walk *w;
-	size_t base;			/* strlen of the directory's path */
+	size_t base; /* strlen of the directory's path */
 };
 
 static int walk_filldir(void *ctx, const char *name, unsigned int namelen, uint32_t ino,
@@ -487,7 +491,7 @@ static int walk_filldir(void *ctx, const char *name, unsigned int namelen, uint3
 
 static int walk_dir(struct walk *w, int depth)
 {
-	struct walk_dir d = { .w = w, .base = strlen(w->path) };
+	struct walk_dir d = {.w = w, .base = strlen(w->path)};
 	struct ra_stats st;
 	struct file *dir;
 	int err;
@@ -531,8 +535,8 @@ static int walk_dir(struct walk *w, int depth)
 			err = -ENAMETOOLONG;
 			break;
 		}
-		snprintf(w->path + d.base, sizeof(w->path) - d.base, "%s%s",
-			 d.base > 1 ? "/" : "", d.names + off);
+		snprintf(w->path + d.base, sizeof(w->path) - d.base, "%s%s", d.base > 1 ? "/" : "",
+			 d.names + off);
 		err = walk_dir(w, depth + 1);
 		w->path[d.base] = '\0';
 	}
@@ -544,7 +548,7 @@ static int cmd_walk(int argc, char **argv)
 {
 	static const struct kv_spec specs[] = {
 		RA_KV_SPECS,
-		{ "quiet", KV_BOOL, NULL, "do not print the entries" },
+		{"quiet", KV_BOOL, NULL, "do not print the entries"},
 	};
 	static struct walk w;
 	struct kv_value v[ARRAY_SIZE(specs)];
@@ -580,10 +584,10 @@ static int cmd_walk(int argc, char **argv)
 	err = walk_dir(&w, 0);
 	w.st.thrashed_pages = ms.bdev ? ms.bdev->bd_mapping.ra_thrashed - thrashed0 : 0;
 	printf("walk: %s: %llu directories, %llu entries (%llu files); readahead %s: %lu calls, "
-	       "%lu pages, %lu sync + %lu async I/Os\n", path, (unsigned long long)w.dirs,
-	       (unsigned long long)w.entries, (unsigned long long)w.files,
-	       ra_algo_name(w.algo), ra_stats_calls(&w.st), w.st.pages, w.st.sync_ios,
-	       w.st.async_ios);
+	       "%lu pages, %lu sync + %lu async I/Os\n",
+	       path, (unsigned long long)w.dirs, (unsigned long long)w.entries,
+	       (unsigned long long)w.files, ra_algo_name(w.algo), ra_stats_calls(&w.st), w.st.pages,
+	       w.st.sync_ios, w.st.async_ios);
 	result_begin(&r, "walk");
 	/* bytes: directory data read; crc32: of the listing, one "path\n" per entry */
 	measure_result(&r, &ms, path, w.bytes, w.crc);
@@ -691,8 +695,8 @@ static int cmd_cat(int argc, char **argv)
 		char check[48];
 
 		if (pattern)
-			snprintf(check, sizeof(check), bad < 0 ? "every byte verified"
-							       : "WRONG DATA at %lld",
+			snprintf(check, sizeof(check),
+				 bad < 0 ? "every byte verified" : "WRONG DATA at %lld",
 				 (long long)bad);
 		else if (verify)
 			snprintf(check, sizeof(check), "crc32 %08x", crc);

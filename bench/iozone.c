@@ -19,8 +19,8 @@
 #include "bench/bench.h"
 #include "mm/mm.h"
 
-static const char *const tests_names[] = {"all", "read", "reread", "reverse", "stride",
-					  "random", "pread", NULL};
+static const char *const tests_names[] = {"all",    "read",   "reread", "reverse",
+					  "stride", "random", "pread",	NULL};
 
 static const struct bench_param iozone_params[] = {
 	{"path", KV_STRING, NULL, (uintptr_t) "/bench/big.pat", 0, 0, "the file to read"},

@@ -19,7 +19,7 @@
 #include "bench/bench.h"
 #include "mm/mm.h"
 
-static const char *const overhead_tests[] = {"all",	 "seq1-sparse", "seq1-hot", "seq256-hot",
+static const char *const overhead_tests[] = {"all",	 "seq1-sparse",	 "seq1-hot", "seq256-hot",
 					     "tree-hot", "rand1-sparse", NULL};
 
 static const struct bench_param overhead_params[] = {
@@ -141,8 +141,8 @@ static int tree(struct bench *b, void *buf, bool measured)
 
 static int one(struct bench *b, int t, void *buf)
 {
-	const char *path = t == SEQ1_HOT || t == SEQ256_HOT ? bench_s(b, "hot")
-							    : bench_s(b, "sparse");
+	const char *path =
+		t == SEQ1_HOT || t == SEQ256_HOT ? bench_s(b, "hot") : bench_s(b, "sparse");
 	uint64_t size = bench_u(b, "s"), rng = 0x0fe7ULL;
 	struct file *f;
 	int err = 0;
@@ -171,8 +171,8 @@ static int one(struct bench *b, int t, void *buf)
 		uint64_t pages = size / 4096;
 
 		for (uint64_t k = 0; k < pages && !err; k++)
-			if (bench_pread(b, f, buf, 4096, (loff_t)(bench_rand(&rng) % pages) * 4096) !=
-			    4096)
+			if (bench_pread(b, f, buf, 4096,
+					(loff_t)(bench_rand(&rng) % pages) * 4096) != 4096)
 				err = -EIO;
 	} else if (!err) {
 		if (!read_all(b, f, buf, t == SEQ256_HOT ? 256 * 4096 : 4096, size))

@@ -7,9 +7,9 @@
  * Reports the reader's stall time (blocked on pages not yet read) as a
  * fraction of the run ("stall_frac").
  */
-#include <stdio.h>
 #include "bench/bench.h"
 #include "mm/mm.h"
+#include <stdio.h>
 
 static const struct bench_param pipe_params[] = {
 	{"path", KV_STRING, NULL, (uintptr_t) "/bench/pipe.pat", 0, 0, "the file to read"},

@@ -32,16 +32,10 @@ struct bench_suite {
 	const char *const *runs;
 };
 
-#define PIPE(t)                                                                                    \
-	"pipeline think=" #t, "pipeline think=" #t " ra_async=0"
+#define PIPE(t) "pipeline think=" #t, "pipeline think=" #t " ra_async=0"
 
 static const char *const smoke_runs[] = {
-	"iozone r=64k",
-	"aiostress o=1",
-	"aiostress o=3",
-	"overhead s=4m",
-	PIPE(0),
-	PIPE(60000),
+	"iozone r=64k", "aiostress o=1", "aiostress o=3", "overhead s=4m", PIPE(0), PIPE(60000),
 	NULL,
 };
 
@@ -50,31 +44,13 @@ static const char *const smoke_runs[] = {
  * (4 KiB at 67.8 MB/s: 60 us).
  */
 static const char *const quick_runs[] = {
-	"iozone r=64k",
-	"aiostress o=1",
-	"aiostress o=3",
-	"overhead",
-	PIPE(0),
-	PIPE(15000),
-	PIPE(30000),
-	PIPE(60000),
-	PIPE(120000),
-	NULL,
+	"iozone r=64k", "aiostress o=1", "aiostress o=3", "overhead",	PIPE(0),
+	PIPE(15000),	PIPE(30000),	 PIPE(60000),	  PIPE(120000), NULL,
 };
 
 static const char *const seeds_runs[] = {
-	"iozone r=64k",
-	"aiostress o=1",
-	"aiostress o=3",
-	"overhead",
-	PIPE(0),
-	PIPE(15000),
-	PIPE(30000),
-	PIPE(45000),
-	PIPE(60000),
-	PIPE(90000),
-	PIPE(120000),
-	NULL,
+	"iozone r=64k", "aiostress o=1", "aiostress o=3", "overhead",  PIPE(0),	     PIPE(15000),
+	PIPE(30000),	PIPE(45000),	 PIPE(60000),	  PIPE(90000), PIPE(120000), NULL,
 };
 
 static const struct bench_suite suites[] = {
@@ -114,7 +90,7 @@ static struct row *row_for(const char *label, const char *unit)
 static const char *iozone_label(const char *test)
 {
 	static const char *const names[][2] = {
-		{"read", "Read"},	      {"reread", "Re-read"},	 {"reverse", "Reverse Read"},
+		{"read", "Read"},	   {"reread", "Re-read"},     {"reverse", "Reverse Read"},
 		{"stride", "Stride read"}, {"random", "Random read"}, {"pread", "Pread"},
 	};
 
@@ -163,9 +139,8 @@ int bench_suite_column(void)
 
 static void print_table(const char *suite, const enum ra_algo *ra, int nra)
 {
-	static const char *const col_names[] = {[RA_ONDEMAND] = "on-demand",
-						[RA_LEGACY] = "2.6.20",
-						[RA_OFF] = "off"};
+	static const char *const col_names[] = {
+		[RA_ONDEMAND] = "on-demand", [RA_LEGACY] = "2.6.20", [RA_OFF] = "off"};
 
 	printf("\nbench suite %s: the seeds' table (gain: %s over %s)\n", suite,
 	       col_names[ra[nra - 1]], col_names[ra[0]]);

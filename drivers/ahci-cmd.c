@@ -106,8 +106,8 @@ static int build_prdt(struct ahci_port *port, struct ahci_cmd_table *t, struct r
  * Build a read or write of logical sectors [@lsec, @lsec + @count) of the
  * device, from byte @off of @rq's data, into @slot; NCQ when @ncq.
  */
-int build_rw(struct ahci_port *port, int slot, struct request *rq, uint64_t lsec,
-		    uint32_t count, uint64_t off, bool ncq)
+int build_rw(struct ahci_port *port, int slot, struct request *rq, uint64_t lsec, uint32_t count,
+	     uint64_t off, bool ncq)
 {
 	bool write = rq->op == REQ_OP_WRITE;
 	uint64_t bytes = (uint64_t)count << (SECTOR_SHIFT + port->lss_shift);
@@ -204,10 +204,11 @@ static void issue(struct ahci_port *port, int slot, struct request *rq, bool ncq
 	}
 	writel(bit, &port->regs->ci);
 	local_irq_restore(flags);
-	if (port->bdev.dmodel &&
-	    dm_submit(port->bdev.dmodel, slot,
-		      rq->op == REQ_OP_READ ? DM_READ : rq->op == REQ_OP_WRITE ? DM_WRITE : DM_FLUSH,
-		      rq->sector, rq->nr_sectors, ktime_ns()))
+	if (port->bdev.dmodel && dm_submit(port->bdev.dmodel, slot,
+					   rq->op == REQ_OP_READ    ? DM_READ
+					   : rq->op == REQ_OP_WRITE ? DM_WRITE
+								    : DM_FLUSH,
+					   rq->sector, rq->nr_sectors, ktime_ns()))
 		pr_err("%s: %s: the disk model refused slot %d (sectors %llu+%u)\n", port->name,
 		       port->bdev.name, slot, (unsigned long long)rq->sector, rq->nr_sectors);
 	port->peak_active = max(port->peak_active, (unsigned int)__builtin_popcount(port->active));
@@ -363,7 +364,8 @@ static int model_wait_real(struct ahci_port *port, uint32_t bit)
 {
 	unsigned long flags = local_irq_save();
 	bool freeze = ktime_is_virtual();
-	uint64_t begin = ktime_stall_begin(), limit = port->timeout_ns / NSEC_PER_USEC * tsc_khz / 1000;
+	uint64_t begin = ktime_stall_begin(),
+		 limit = port->timeout_ns / NSEC_PER_USEC * tsc_khz / 1000;
 	int ret = -ETIMEDOUT;
 
 	port->bdev.model_late++;
@@ -409,7 +411,8 @@ static void ahci_service_modelled(struct ahci_port *port)
 		if (err == -ETIMEDOUT) {
 			port->nr_timeouts++;
 			dm_abort_all(m, ktime_ns());
-			ahci_error(port, ahci_take_is(port), "command timeout (modelled disk)", true);
+			ahci_error(port, ahci_take_is(port), "command timeout (modelled disk)",
+				   true);
 			return;
 		}
 		if (port_error(port, ahci_take_is(port)))
@@ -484,4 +487,3 @@ void ahci_irq(int vector, void *data)
 	}
 	writel(is, &host->regs->is);
 }
-

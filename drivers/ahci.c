@@ -61,7 +61,7 @@ uint64_t ahci_param(const char *key, uint64_t def)
  */
 
 int ahci_wait_register(volatile uint32_t *reg, uint32_t mask, uint32_t want,
-			      unsigned long interval_us, uint64_t timeout_us, uint32_t *last)
+		       unsigned long interval_us, uint64_t timeout_us, uint32_t *last)
 {
 	bool ne = timeout_us & AHCI_WAIT_NE;
 	uint64_t deadline = ktime_ns() + (timeout_us & ~AHCI_WAIT_NE) * NSEC_PER_USEC;
@@ -511,11 +511,12 @@ static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
 		goto fail;
 	}
 	/* A modelled disk's port is looked at only at the modelled times: no interrupts. */
-	writel(port->bdev.dmodel ? 0 :
-	       AHCI_PxIS_DHRS | AHCI_PxIS_PSS | AHCI_PxIS_DSS | AHCI_PxIS_SDBS | AHCI_PxIS_UFS |
-		       AHCI_PxIS_DPS | AHCI_PxIS_PCS | AHCI_PxIS_PRCS | AHCI_PxIS_OFS |
-		       AHCI_PxIS_INFS | AHCI_PxIS_IFS | AHCI_PxIS_HBDS | AHCI_PxIS_HBFS |
-		       AHCI_PxIS_TFES,
+	writel(port->bdev.dmodel
+		       ? 0
+		       : AHCI_PxIS_DHRS | AHCI_PxIS_PSS | AHCI_PxIS_DSS | AHCI_PxIS_SDBS |
+				 AHCI_PxIS_UFS | AHCI_PxIS_DPS | AHCI_PxIS_PCS | AHCI_PxIS_PRCS |
+				 AHCI_PxIS_OFS | AHCI_PxIS_INFS | AHCI_PxIS_IFS | AHCI_PxIS_HBDS |
+				 AHCI_PxIS_HBFS | AHCI_PxIS_TFES,
 	       &port->regs->ie);
 	pr_info("%s: %s: %s, serial %s, firmware %s, %llu MiB (%llu sectors of %u bytes), "
 		"%s%u, %s, up to %u KiB per command\n",
@@ -715,4 +716,3 @@ bool ahci_describe(struct block_device *bdev, char *buf, size_t len)
 		}
 	return false;
 }
-

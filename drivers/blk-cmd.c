@@ -113,17 +113,17 @@ static int cmd_lsblk(int argc, char **argv)
 			b->serial, b->firmware, b->ncq ? "NCQ depth" : "queue depth",
 			b->queue_depth, b->max_sectors / 2, where);
 		json_printf(&j,
-		     "%s{\"name\":\"%s\",\"disk\":%d,\"sectors\":%llu,\"sector_size\":%u,"
-		     "\"model\":",
-		     i ? "," : "", b->name, i, (unsigned long long)b->nr_sectors,
-		     b->logical_sector_size);
+			    "%s{\"name\":\"%s\",\"disk\":%d,\"sectors\":%llu,\"sector_size\":%u,"
+			    "\"model\":",
+			    i ? "," : "", b->name, i, (unsigned long long)b->nr_sectors,
+			    b->logical_sector_size);
 		json_string(&j, b->model);
 		json_printf(&j, ",\"serial\":");
 		json_string(&j, b->serial);
 		json_printf(&j, ",\"firmware\":");
 		json_string(&j, b->firmware);
-		json_printf(&j, ",\"ncq\":%s,\"queue_depth\":%u,\"max_kb\":%u}", b->ncq ? "true" : "false",
-		     b->queue_depth, b->max_sectors / 2);
+		json_printf(&j, ",\"ncq\":%s,\"queue_depth\":%u,\"max_kb\":%u}",
+			    b->ncq ? "true" : "false", b->queue_depth, b->max_sectors / 2);
 	}
 	result_begin(&r, "lsblk");
 	result_u64(&r, "count", (uint64_t)n);
@@ -178,7 +178,8 @@ static void print_diskstats(struct block_device *b)
 
 		pr_info("%s: modelled (%s): %llu commands: %llu buffer hits, %llu look-ahead "
 			"hits, %llu misses (%llu seeks), %llu NCQ reorders; seek %llu ms, rotation "
-			"%llu ms, media %llu ms, bus %llu ms, hits %llu ms, busy %llu ms; late real "
+			"%llu ms, media %llu ms, bus %llu ms, hits %llu ms, busy %llu ms; late "
+			"real "
 			"I/O %llu\n",
 			b->name, dm_drive_of(b->dmodel)->name, (unsigned long long)m->commands,
 			(unsigned long long)m->buffer_hits, (unsigned long long)m->stream_hits,
@@ -186,8 +187,10 @@ static void print_diskstats(struct block_device *b)
 			(unsigned long long)m->reordered, (unsigned long long)ns_to_ms(m->seek_ns),
 			(unsigned long long)ns_to_ms(m->rotate_ns),
 			(unsigned long long)ns_to_ms(m->media_ns),
-			(unsigned long long)ns_to_ms(m->bus_ns), (unsigned long long)ns_to_ms(m->hit_ns),
-			(unsigned long long)ns_to_ms(m->busy_ns), (unsigned long long)b->model_late);
+			(unsigned long long)ns_to_ms(m->bus_ns),
+			(unsigned long long)ns_to_ms(m->hit_ns),
+			(unsigned long long)ns_to_ms(m->busy_ns),
+			(unsigned long long)b->model_late);
 	}
 }
 
@@ -211,8 +214,10 @@ void diskmodel_json(struct block_device *b, struct json_buf *j)
 		    (unsigned long long)m->buffer_hits, (unsigned long long)m->stream_hits,
 		    (unsigned long long)m->misses, (unsigned long long)m->seeks,
 		    (unsigned long long)m->reordered, m->max_queued,
-		    (unsigned long long)(m->overhead_ns / 1000), (unsigned long long)(m->seek_ns / 1000),
-		    (unsigned long long)(m->rotate_ns / 1000), (unsigned long long)(m->media_ns / 1000),
+		    (unsigned long long)(m->overhead_ns / 1000),
+		    (unsigned long long)(m->seek_ns / 1000),
+		    (unsigned long long)(m->rotate_ns / 1000),
+		    (unsigned long long)(m->media_ns / 1000),
 		    (unsigned long long)(m->bus_ns / 1000), (unsigned long long)(m->hit_ns / 1000),
 		    (unsigned long long)(m->busy_ns / 1000), (unsigned long long)b->model_late,
 		    (unsigned long long)(tsc_khz ? b->model_late_tsc / tsc_khz : 0));
@@ -222,18 +227,19 @@ static void diskstats_json(struct block_device *b, struct json_buf *j)
 {
 	const struct disk_stats *s = &b->stats;
 
-	json_printf(j,
-	     "{\"name\":\"%s\",\"reads\":%llu,\"reads_merged\":%llu,\"sectors_read\":%llu,"
-	     "\"ms_reading\":%llu,\"writes\":%llu,\"writes_merged\":%llu,"
-	     "\"sectors_written\":%llu,\"ms_writing\":%llu,\"in_flight\":%u,\"ms_io\":%llu,"
-	     "\"ms_weighted\":%llu,\"read_errors\":%llu,\"write_errors\":%llu,\"size_hist\":[",
-	     b->name, (unsigned long long)s->ios[0], (unsigned long long)s->merges[0],
-	     (unsigned long long)s->sectors[0], (unsigned long long)ns_to_ms(s->ticks_ns[0]),
-	     (unsigned long long)s->ios[1], (unsigned long long)s->merges[1],
-	     (unsigned long long)s->sectors[1], (unsigned long long)ns_to_ms(s->ticks_ns[1]),
-	     s->in_flight[0] + s->in_flight[1], (unsigned long long)ns_to_ms(s->io_ticks_ns),
-	     (unsigned long long)ns_to_ms(s->time_in_queue_ns), (unsigned long long)s->errors[0],
-	     (unsigned long long)s->errors[1]);
+	json_printf(
+		j,
+		"{\"name\":\"%s\",\"reads\":%llu,\"reads_merged\":%llu,\"sectors_read\":%llu,"
+		"\"ms_reading\":%llu,\"writes\":%llu,\"writes_merged\":%llu,"
+		"\"sectors_written\":%llu,\"ms_writing\":%llu,\"in_flight\":%u,\"ms_io\":%llu,"
+		"\"ms_weighted\":%llu,\"read_errors\":%llu,\"write_errors\":%llu,\"size_hist\":[",
+		b->name, (unsigned long long)s->ios[0], (unsigned long long)s->merges[0],
+		(unsigned long long)s->sectors[0], (unsigned long long)ns_to_ms(s->ticks_ns[0]),
+		(unsigned long long)s->ios[1], (unsigned long long)s->merges[1],
+		(unsigned long long)s->sectors[1], (unsigned long long)ns_to_ms(s->ticks_ns[1]),
+		s->in_flight[0] + s->in_flight[1], (unsigned long long)ns_to_ms(s->io_ticks_ns),
+		(unsigned long long)ns_to_ms(s->time_in_queue_ns), (unsigned long long)s->errors[0],
+		(unsigned long long)s->errors[1]);
 	for (int i = 0; i < 16; i++)
 		json_printf(j, "%s%llu", i ? "," : "", (unsigned long long)s->size_hist[i]);
 	json_printf(j, "],\"disk_kind\":\"%s\"", blk_disk_kind(b));
@@ -309,8 +315,8 @@ static int cmd_blockdev(int argc, char **argv)
 		return -ENODEV;
 	if (v[1].present) {
 		if (v[1].u > RA_MAX_KB || v[1].u % (PAGE_SIZE / 1024)) {
-			pr_err("blockdev: ra_kb=%s: expected a multiple of %lu up to %u\n", v[1].raw,
-			       PAGE_SIZE / 1024, RA_MAX_KB);
+			pr_err("blockdev: ra_kb=%s: expected a multiple of %lu up to %u\n",
+			       v[1].raw, PAGE_SIZE / 1024, RA_MAX_KB);
 			return -EINVAL;
 		}
 		b->bdi.ra_pages = (unsigned long)(v[1].u * 1024 / PAGE_SIZE);

@@ -262,7 +262,7 @@ static struct request *elv_sort_next(struct request_queue *q, struct request *rq
 	struct list_head *head = &q->sort[rq_dir(rq)];
 
 	return rq->sortlink.next == head ? NULL
-					  : list_entry(rq->sortlink.next, struct request, sortlink);
+					 : list_entry(rq->sortlink.next, struct request, sortlink);
 }
 
 /* @rq joins the pending list (it is the newest). */
@@ -315,20 +315,21 @@ static struct request *deadline_next(struct request_queue *q)
 {
 	struct request *rq = q->next_rq[1] ? q->next_rq[1] : q->next_rq[0];
 	struct request *fifo;
+	bool reads, writes;
 	int dir;
 
 	if (rq && q->batching < q->fifo_batch)
 		goto dispatch;
-	if (!list_empty(&q->sort[0])) {
-		if (!list_empty(&q->sort[1]) && q->starved++ >= q->writes_starved)
-			goto writes;
+	reads = !list_empty(&q->sort[0]);
+	writes = !list_empty(&q->sort[1]);
+	if (!reads && !writes)
+		return NULL;
+	/* reads first, unless writes have waited writes_starved read batches */
+	if (reads && !(writes && q->starved++ >= q->writes_starved)) {
 		dir = 0;
-	} else if (!list_empty(&q->sort[1])) {
-writes:
+	} else {
 		q->starved = 0;
 		dir = 1;
-	} else {
-		return NULL;
 	}
 	fifo = fifo_first(q, dir);
 	if (fifo && ktime_ns() >= fifo->start_ns + q->fifo_expire_ns[dir]) {

@@ -57,8 +57,7 @@
 static const struct dm_param t7k250_params[] = {
 	{"capacity", 312581808, "sectors", "[IDEMA] 160 GB; [T7K250] HDT722516DLA380 160 GB"},
 	{"rpm", 7200, "rev/min", "[T7K250] Latency table: 8.3 ms a revolution, 4.17 ms average"},
-	{"heads", 3, "surfaces",
-	 "[T7K250b] 125 GB platters: 160 GB needs 3 surfaces of 62.5 GB"},
+	{"heads", 3, "surfaces", "[T7K250b] 125 GB platters: 160 GB needs 3 surfaces of 62.5 GB"},
 	{"zones", 30, "zones", "[7K500] zones 0-29 (the Deskstar family's 30 zones)"},
 	{"rate_outer", 67.8, "MB/s", "[T7K250b] sustained transfer rate, outer zone"},
 	{"rate_inner", 32.9, "MB/s", "[T7K250b] sustained transfer rate, inner zone"},
@@ -441,10 +440,10 @@ static int build_geometry(struct disk_model *m)
 	g->spt_outer = m->zones[0].spt;
 	g->spt_inner = m->zones[m->nr_zones - 1].spt;
 	/* Command overhead: [T7K250] Table 12 through its own formula (typical = 1.05 T). */
-	g->overhead_ns = (dm_param(d, "random_4096") / 1.05 / 4096 -
-			  dm_param(d, "seek_average") * 1e-3 - g->rev_ns / 2 * 1e-9 - 512 / avg_rate -
-			  512 / (dm_param(d, "bus_rate") * 1e6)) *
-			 1e9;
+	g->overhead_ns =
+		(dm_param(d, "random_4096") / 1.05 / 4096 - dm_param(d, "seek_average") * 1e-3 -
+		 g->rev_ns / 2 * 1e-9 - 512 / avg_rate - 512 / (dm_param(d, "bus_rate") * 1e6)) *
+		1e9;
 	if (g->overhead_ns < 0)
 		g->overhead_ns = 0;
 	return fit_seek_curve(m, dm_param(d, "seek_single"), dm_param(d, "seek_average"),
@@ -575,7 +574,7 @@ static double position_ns(const struct disk_model *m, uint64_t lba, double t, do
 
 	c0 = (uint32_t)(tr0 / m->g.heads);
 	c1 = (uint32_t)(tr1 / m->g.heads);
-	move = c0 != c1	   ? dm_seek_ns(m, c0 > c1 ? c0 - c1 : c1 - c0)
+	move = c0 != c1	    ? dm_seek_ns(m, c0 > c1 ? c0 - c1 : c1 - c0)
 	       : tr0 != tr1 ? m->g.switch_ns
 			    : 0;
 	ready = t + move;
@@ -768,14 +767,16 @@ int dm_submit(struct disk_model *m, int tag, enum dm_op op, uint64_t lba, uint32
 	uint32_t bit = tag >= 0 && tag < DM_MAX_QUEUE ? 1u << tag : 0;
 	struct dm_cmd *c;
 
-	if (!bit || ((m->queued | m->finished) & bit) ||
-	    m->active == tag || (op != DM_FLUSH && (!nsect || lba >= m->g.nr_sectors ||
-						    nsect > m->g.nr_sectors - lba)))
+	if (!bit || ((m->queued | m->finished) & bit) || m->active == tag ||
+	    (op != DM_FLUSH && (!nsect || lba >= m->g.nr_sectors || nsect > m->g.nr_sectors - lba)))
 		return -EINVAL;
 	advance(m, (double)now);
 	c = &m->cmds[tag];
-	*c = (struct dm_cmd){.op = op, .lba = lba, .n = op == DM_FLUSH ? 0 : nsect,
-			     .arrive = now, .order = ++m->order};
+	*c = (struct dm_cmd){.op = op,
+			     .lba = lba,
+			     .n = op == DM_FLUSH ? 0 : nsect,
+			     .arrive = now,
+			     .order = ++m->order};
 	m->queued |= bit;
 	m->st.max_queued = max(m->st.max_queued, dm_queued(m));
 	if (m->active < 0)

@@ -16,14 +16,14 @@
 #define MODEL "hitachi-t7k250"
 
 /* Within @pct percent of @want; reports both figures on failure. */
-#define EXPECT_NEAR_PCT(t, got, want, pct)                                                  \
-	do {                                                                                \
-		double __g = (got), __w = (want);                                           \
-		printf("    # %s: %.4f (specification %.4f, %+.1f%%)\n", #got, __g, __w,      \
-		       (__g - __w) / __w * 100);                                           \
-		if (!(fabs(__g - __w) <= fabs(__w) * (pct) / 100.0))                        \
-			KT_FAIL(t, "%s = %.4f, want %.4f within %d%%", #got, __g, __w,     \
-				(int)(pct));                                                \
+#define EXPECT_NEAR_PCT(t, got, want, pct)                                               \
+	do {                                                                             \
+		double __g = (got), __w = (want);                                        \
+		printf("    # %s: %.4f (specification %.4f, %+.1f%%)\n", #got, __g, __w, \
+		       (__g - __w) / __w * 100);                                         \
+		if (!(fabs(__g - __w) <= fabs(__w) * (pct) / 100.0))                     \
+			KT_FAIL(t, "%s = %.4f, want %.4f within %d%%", #got, __g, __w,   \
+				(int)(pct));                                             \
 	} while (0)
 
 static uint64_t rng_state;
@@ -321,7 +321,7 @@ static void test_dm_bad_input(struct ktest *t)
 	dm_destroy(m);
 }
 
-KTEST_SUITE(diskmodel, mm_suite_ready, KTEST_CASE(test_dm_seek_curve), KTEST_CASE(test_dm_zone_rates),
-	    KTEST_CASE(test_dm_seq_table), KTEST_CASE(test_dm_random_table),
-	    KTEST_CASE(test_dm_buffer), KTEST_CASE(test_dm_ncq), KTEST_CASE(test_dm_deterministic),
-	    KTEST_CASE(test_dm_bad_input));
+KTEST_SUITE(diskmodel, mm_suite_ready, KTEST_CASE(test_dm_seek_curve),
+	    KTEST_CASE(test_dm_zone_rates), KTEST_CASE(test_dm_seq_table),
+	    KTEST_CASE(test_dm_random_table), KTEST_CASE(test_dm_buffer), KTEST_CASE(test_dm_ncq),
+	    KTEST_CASE(test_dm_deterministic), KTEST_CASE(test_dm_bad_input));
