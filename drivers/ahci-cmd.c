@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "drivers/ahci-events.h"
 #include "drivers/ahci-internal.h"
 #include "kernel/init.h"
 #include "kernel/io.h"
@@ -291,16 +292,26 @@ static void complete_done(struct ahci_port *port)
 static bool port_error(struct ahci_port *port, uint32_t is)
 {
 	uint32_t tfd = readl(&port->regs->tfd), serr = readl(&port->regs->serr);
+	const char *why;
 
 	/*
-	 * Besides the error interrupts: QEMU 7.2 reports a failed NCQ command
-	 * only with STS.ERR in an SDB FIS and a PxSERR bit; STS.ERR alone is
-	 * stale after a recovered non-queued error, so it counts only together
-	 * with a FIS that just arrived.
+	 * STS.ERR alone is stale after a recovered non-queued error, so it
+	 * counts only together with a FIS that just arrived (how QEMU 7.2
+	 * reports a failed NCQ command); see drivers/ahci-events.h.
 	 */
-	if (!((is & (AHCI_PxIS_ERROR | AHCI_PxIS_LINK)) || (port->active && serr) ||
-	      ((is & (AHCI_PxIS_SDBS | AHCI_PxIS_DHRS | AHCI_PxIS_PSS)) && (tfd & ATA_STS_ERR))))
+	switch (ahci_classify(is, serr, tfd, &why)) {
+	case AHCI_EV_NONE:
 		return false;
+	case AHCI_EV_NOTE:
+		/* a real link's recovered or diagnostic condition: count it, clear it, go on */
+		port->nr_noted++;
+		port->serr_noted |= serr;
+		if (serr)
+			writel(serr, &port->regs->serr);
+		return false;
+	case AHCI_EV_RECOVER:
+		break;
+	}
 	if (!port->active) {
 		/* a link event with nothing outstanding: note it and clear it */
 		pr_warn("%s: %s: port event with no command outstanding: IS %08x SERR %08x "
@@ -316,12 +327,7 @@ static bool port_error(struct ahci_port *port, uint32_t is)
 	}
 	if (port->bdev.dmodel) /* recovery runs unmodelled; the drive's queue is gone */
 		dm_abort_all(port->bdev.dmodel, ktime_ns());
-	ahci_error(port, is,
-		   is & AHCI_PxIS_TFES	  ? "task file error"
-		   : is & AHCI_PxIS_ERROR ? "interface/host bus error"
-		   : is & AHCI_PxIS_LINK  ? "link change"
-					  : "device error status",
-		   false);
+	ahci_error(port, is, why, false);
 	return true;
 }
 
@@ -374,7 +380,7 @@ static int model_wait_real(struct ahci_port *port, uint32_t bit)
 			ret = 0;
 			break;
 		}
-		if (readl(&port->regs->is) & (AHCI_PxIS_ERROR | AHCI_PxIS_LINK)) {
+		if (readl(&port->regs->is) & (AHCI_PxIS_FATAL | AHCI_PxIS_LINK)) {
 			ret = -EIO;
 			break;
 		}

@@ -65,6 +65,8 @@ struct ahci_port {
 	uint64_t timeout_ns;
 	bool write_ok;
 	uint64_t nr_errors, nr_timeouts, nr_comresets, nr_retries;
+	uint64_t nr_noted;    /* recovered/diagnostic conditions counted, no recovery */
+	uint32_t serr_noted;  /* the SError bits seen in them */
 	unsigned int peak_active; /* most commands ever outstanding at once */
 	struct block_device bdev;
 	uint16_t id[256]; /* IDENTIFY DEVICE data */

@@ -510,12 +510,15 @@ static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
 		pr_err("%s: cannot register the disk (%d)\n", port->name, err);
 		goto fail;
 	}
-	/* A modelled disk's port is looked at only at the modelled times: no interrupts. */
+	/*
+	 * A modelled disk's port is looked at only at the modelled times: no
+	 * interrupts. No PxIS.INFS either: a non-fatal interface error is only counted.
+	 */
 	writel(port->bdev.dmodel
 		       ? 0
 		       : AHCI_PxIS_DHRS | AHCI_PxIS_PSS | AHCI_PxIS_DSS | AHCI_PxIS_SDBS |
 				 AHCI_PxIS_UFS | AHCI_PxIS_DPS | AHCI_PxIS_PCS | AHCI_PxIS_PRCS |
-				 AHCI_PxIS_OFS | AHCI_PxIS_INFS | AHCI_PxIS_IFS | AHCI_PxIS_HBDS |
+				 AHCI_PxIS_OFS | AHCI_PxIS_IFS | AHCI_PxIS_HBDS |
 				 AHCI_PxIS_HBFS | AHCI_PxIS_TFES,
 	       &port->regs->ie);
 	pr_info("%s: %s: %s, serial %s, firmware %s, %llu MiB (%llu sectors of %u bytes), "
@@ -702,7 +705,7 @@ bool ahci_describe(struct block_device *bdev, char *buf, size_t len)
 				continue;
 			snprintf(buf, len,
 				 "%s, %s, %s, peak %u in flight, errors %llu, timeouts %llu, "
-				 "COMRESETs %llu, retries %llu",
+				 "COMRESETs %llu, retries %llu, noted %llu (SError %08x)",
 				 p->name,
 				 p->state == PORT_DEAD	     ? "offline"
 				 : p->state == PORT_RECOVERY ? "recovering"
@@ -711,7 +714,8 @@ bool ahci_describe(struct block_device *bdev, char *buf, size_t len)
 				 (unsigned long long)p->nr_errors,
 				 (unsigned long long)p->nr_timeouts,
 				 (unsigned long long)p->nr_comresets,
-				 (unsigned long long)p->nr_retries);
+				 (unsigned long long)p->nr_retries, (unsigned long long)p->nr_noted,
+				 p->serr_noted);
 			return true;
 		}
 	return false;

@@ -16,3 +16,7 @@ $(BUILD)/host/dm_response: $(BUILD)/host/tests/host/dm_response.o \
 	@echo "  HOSTLD  $@"
 	@$(HOSTCC) $(HOST_SAN) -o $@ $^ -lm
 host-tests: $(BUILD)/host/dm_response
+#   build/host/test_ahci        which port status starts error recovery and which is only counted
+HOST_SRCS += drivers/ahci-events.c
+HOST_TESTS += ahci
+ahci_SRCS := tests/host/test_ahci_events.c
