@@ -19,12 +19,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "drivers/ahci-events.h"
 #include "drivers/ahci-internal.h"
 #include "kernel/init.h"
 #include "kernel/io.h"
 #include "kernel/irq.h"
 #include "kernel/log.h"
 #include "kernel/param.h"
+#include "kernel/summary.h"
 #include "kernel/sync.h"
 #include "kernel/time.h"
 #include "mm/mm.h"
@@ -657,22 +659,60 @@ static int ahci_check_params(void)
 	return 0;
 }
 
+/* Mode warnings for the exit summary. */
+static char controller_notes[3][96];
+static int nr_controller_notes;
+
+static void ahci_note_controller(const char *msg)
+{
+	if (nr_controller_notes < 3)
+		snprintf(controller_notes[nr_controller_notes++], sizeof(controller_notes[0]), "%s",
+			 msg);
+}
+
+/* The exit summary's AHCI lines: controllers, disks and each port's trouble. */
+static void ahci_summary(void)
+{
+	int disks = 0;
+
+	for (int i = 0; i < nr_controller_notes; i++)
+		summary_line("pci: %s", controller_notes[i]);
+	for (int h = 0; h < nr_hosts; h++) {
+		summary_line("ahci%d: %04x:%04x, %d ports implemented", h, hosts[h]->pdev->vendor,
+			     hosts[h]->pdev->device, __builtin_popcount(hosts[h]->pi));
+		for (int no = 0; no < 32; no++) {
+			struct ahci_port *p = hosts[h]->ports[no];
+
+			if (!p)
+				continue;
+			disks++;
+			summary_line("%s %s: %.24s, %llu MiB, %s: errors %llu, timeouts %llu, "
+				     "resets %llu, noted %llu",
+				     p->bdev.name, p->name, p->bdev.model,
+				     (unsigned long long)(p->bdev.nr_sectors >> 11),
+				     p->state == PORT_DEAD ? "OFFLINE" : "running",
+				     (unsigned long long)p->nr_errors,
+				     (unsigned long long)p->nr_timeouts,
+				     (unsigned long long)p->nr_comresets,
+				     (unsigned long long)p->nr_noted);
+		}
+	}
+	if (!nr_hosts)
+		summary_line("ahci: no AHCI controller%s", nr_controller_notes
+							       ? " (see the pci line above)"
+							       : " found by the PCI scan");
+	else if (!disks)
+		summary_line("ahci: no AHCI disk on %d controller(s)", nr_hosts);
+}
+
 static int ahci_init(void)
 {
-	struct pci_dev *d = NULL;
 	int found = 0;
 
+	summary_register(ahci_summary);
 	if (ahci_check_params())
 		return -EINVAL;
 
-	while ((d = pci_find_class(0x01, 0x01, 0xff, d))) {
-		char loc[16];
-
-		pr_warn("pci %s: %04x:%04x is a disk controller in IDE mode (class 01:01): "
-			"lookahead drives SATA disks only through AHCI; set the SATA mode to AHCI "
-			"in the BIOS setup\n",
-			pci_name(d, loc, sizeof(loc)), d->vendor, d->device);
-	}
 	if (param_get_enum("disk_model") > 0) {
 		struct disk_model *m = dm_create(disk_model_names[param_get_enum("disk_model")], 0);
 
@@ -681,10 +721,28 @@ static int ahci_init(void)
 		dm_print_params(m, false);
 		dm_destroy(m);
 	}
-	d = NULL;
-	while ((d = pci_find_class(0x01, 0x06, 0x01, d))) {
-		if (ahci_probe(d) == 0)
-			found++;
+	for (int i = 0; i < pci_dev_count(); i++) {
+		struct pci_dev *d = pci_get_dev(i);
+		char loc[16], msg[224];
+		uint32_t bar5 = d->header_type == 0 ? pci_read32(d, 0x24) : 0;
+
+		switch (ahci_match_controller(d->vendor, d->device, d->class, d->subclass,
+					      d->prog_if, bar5, msg, sizeof(msg))) {
+		case AHCI_MATCH_NONE:
+			break;
+		case AHCI_MATCH_WARN:
+			pr_warn("pci %s: %s\n", pci_name(d, loc, sizeof(loc)), msg);
+			ahci_note_controller(msg);
+			break;
+		case AHCI_MATCH_DRIVE:
+			if (d->subclass == 0x04)
+				pr_info("pci %s: %04x:%04x: Intel SATA in RAID mode, driven as AHCI "
+					"(as Linux does)\n",
+					pci_name(d, loc, sizeof(loc)), d->vendor, d->device);
+			if (ahci_probe(d) == 0)
+				found++;
+			break;
+		}
 	}
 	if (!found)
 		pr_info("ahci: no AHCI controller\n");

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernel/console.h"
+#include "kernel/summary.h"
 #include "kernel/io.h"
 #include "kernel/param.h"
 
@@ -127,6 +128,7 @@ void console_select(unsigned int mask)
 
 void console_write(const char *buf, size_t len)
 {
+	summary_watch(buf, len);
 	for (size_t i = 0; i < len; i++) {
 		if ((console_mask & CONSOLE_SERIAL) && have_serial) {
 			if (buf[i] == '\n')

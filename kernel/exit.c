@@ -10,6 +10,7 @@
 #include "kernel/exit.h"
 #include "kernel/io.h"
 #include "kernel/log.h"
+#include "kernel/summary.h"
 
 #define FW_CFG_PORT_SEL		0x510
 #define FW_CFG_PORT_DATA	0x511
@@ -82,6 +83,7 @@ void kernel_exit(enum exit_status status)
 {
 	static const char *const names[] = { "success", "failure", "panic" };
 
+	summary_print(names[status]);
 	printf("lookahead: exit %s\n", names[status]);
 	fflush(stdout);
 	if (running_under_qemu())

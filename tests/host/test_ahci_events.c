@@ -73,6 +73,51 @@ static void test_quiet(struct ktest *t)
 		     AHCI_EV_NONE);
 }
 
-KTEST_SUITE(ahci_events, NULL, KTEST_CASE(test_fatal_bits_recover),
+static void test_controller_modes(struct ktest *t)
+{
+	char msg[224];
+
+	/* AHCI, any vendor */
+	KT_EXPECT_EQ(t, ahci_match_controller(0x8086, 0x2922, 0x01, 0x06, 0x01, 0xfebf1000, msg,
+					      sizeof(msg)),
+		     AHCI_MATCH_DRIVE);
+	KT_EXPECT_EQ(t, ahci_match_controller(0x197b, 0x2363, 0x01, 0x06, 0x01, 0xfe8fe000, msg,
+					      sizeof(msg)),
+		     AHCI_MATCH_DRIVE);
+	/* Intel RAID mode with a memory BAR5: AHCI underneath */
+	KT_EXPECT_EQ(t, ahci_match_controller(0x8086, 0x2822, 0x01, 0x04, 0x00, 0xfebf1000, msg,
+					      sizeof(msg)),
+		     AHCI_MATCH_DRIVE);
+	/* ...but not without one, and not another vendor's RAID */
+	KT_EXPECT_EQ(t, ahci_match_controller(0x8086, 0x2822, 0x01, 0x04, 0x00, 0xe001, msg,
+					      sizeof(msg)),
+		     AHCI_MATCH_WARN);
+	KT_EXPECT_TRUE(t, strstr(msg, "RAID mode") && strstr(msg, "BIOS"));
+	KT_EXPECT_EQ(t, ahci_match_controller(0x1095, 0x3132, 0x01, 0x04, 0x00, 0xfe000000, msg,
+					      sizeof(msg)),
+		     AHCI_MATCH_WARN);
+	KT_EXPECT_TRUE(t, strstr(msg, "1095:3132") != NULL);
+	/* Intel SATA in IDE mode: set AHCI in the BIOS, naming vendor and device */
+	KT_EXPECT_EQ(t, ahci_match_controller(0x8086, 0x2920, 0x01, 0x01, 0x8f, 0, msg,
+					      sizeof(msg)),
+		     AHCI_MATCH_WARN);
+	KT_EXPECT_TRUE(t, strstr(msg, "Intel 8086:2920") && strstr(msg, "IDE mode") &&
+				  strstr(msg, "set the SATA mode to AHCI"));
+	/* JMicron's PATA function: named, never told to switch to AHCI */
+	KT_EXPECT_EQ(t, ahci_match_controller(0x197b, 0x2363, 0x01, 0x01, 0x85, 0, msg,
+					      sizeof(msg)),
+		     AHCI_MATCH_WARN);
+	KT_EXPECT_TRUE(t, strstr(msg, "PATA") && !strstr(msg, "set the SATA mode"));
+	/* not disk controllers, or other storage: nothing */
+	KT_EXPECT_EQ(t, ahci_match_controller(0x8086, 0x2930, 0x0c, 0x05, 0x00, 0, msg,
+					      sizeof(msg)),
+		     AHCI_MATCH_NONE);
+	KT_EXPECT_EQ(t, ahci_match_controller(0x1af4, 0x1001, 0x01, 0x00, 0x00, 0, msg,
+					      sizeof(msg)),
+		     AHCI_MATCH_NONE);
+	KT_EXPECT_EQ(t, msg[0], 0);
+}
+
+KTEST_SUITE(ahci_events, NULL, KTEST_CASE(test_controller_modes), KTEST_CASE(test_fatal_bits_recover),
 	    KTEST_CASE(test_serr_stop_bits_recover), KTEST_CASE(test_real_link_noise_is_counted),
 	    KTEST_CASE(test_device_error_status), KTEST_CASE(test_quiet));
