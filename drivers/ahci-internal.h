@@ -21,7 +21,12 @@
 #define AHCI_MAX_HOSTS	    4
 #define AHCI_DEF_MAX_KB	    1024
 #define AHCI_MAX_KB	    ((AHCI_MAX_PRDS * PAGE_SIZE) / 1024) /* any page layout fits */
-#define AHCI_DEF_TIMEOUT_MS 10000
+/*
+ * Command timeout: ATA's 30 s on a real disk (a desktop drive may retry a
+ * weak sector for tens of seconds; Linux's default too), 10 s under QEMU.
+ */
+#define AHCI_DEF_TIMEOUT_MS  30000
+#define AHCI_QEMU_TIMEOUT_MS 10000
 
 /* Register-wait bounds (AHCI 1.3.1 sections 10.1.2, 10.4, 10.6). */
 #define T_ENGINE_STOP_US  500000   /* PxCMD.CR / FR clear after ST / FRE */
@@ -30,7 +35,10 @@
 #define T_BOHC_BB_US	  2000000  /* ... or finishes while BIOS busy */
 #define T_PRESENCE_US	  20000	   /* DET != 0: a device answered COMRESET */
 #define T_LINK_US	  1000000  /* DET = 3: Phy communication established */
-#define T_DEVICE_READY_US 10000000 /* BSY/DRQ clear: spin-up */
+#define T_DEVICE_READY_US 31000000 /* BSY/DRQ clear after reset: ATA's 31 s (spin-up) */
+#define T_QEMU_READY_US	  10000000 /* ... under QEMU, whose disk never spins up */
+#define COMRESET_TRIES	  3	   /* a missed OOB is retried, as Linux's hardreset does */
+#define PCI_ICH_PCS	  0x92	   /* Intel ICH "Port Control and Status": port enables */
 #define T_IDENTIFY_NS	  (5 * NSEC_PER_SEC)
 
 enum port_state {
@@ -90,6 +98,8 @@ extern int nr_hosts;
 extern const struct blk_queue_ops ahci_queue_ops;
 
 uint64_t ahci_param(const char *key, uint64_t def);
+/* The BSY/DRQ wait after a reset: T_DEVICE_READY_US, or T_QEMU_READY_US under QEMU. */
+extern uint64_t ahci_ready_us;
 
 /* registers and the port's engines (ahci.c) */
 int ahci_wait_register(volatile uint32_t *reg, uint32_t mask, uint32_t want,

@@ -21,6 +21,7 @@
 
 #include "drivers/ahci-events.h"
 #include "drivers/ahci-internal.h"
+#include "kernel/exit.h"
 #include "kernel/init.h"
 #include "kernel/io.h"
 #include "kernel/irq.h"
@@ -36,7 +37,8 @@ KPARAM(ahci_ncq, KV_BOOL, NULL, "0: never use NCQ (READ/WRITE DMA EXT, one at a 
 KPARAM(ahci_max_kb, KV_UINT, NULL,
        "largest AHCI transfer per command in KiB (4..2016, default 1024; the device may "
        "lower it)");
-KPARAM(ahci_timeout_ms, KV_UINT, NULL, "AHCI command timeout in ms (100..600000, default 10000)");
+KPARAM(ahci_timeout_ms, KV_UINT, NULL,
+       "AHCI command timeout in ms (100..600000; default 30000, 10000 under QEMU)");
 static const char *const disk_model_names[] = {"none", "hitachi-t7k250", NULL};
 KPARAM(disk_model, KV_ENUM, disk_model_names,
        "time every disk by a drive model: hitachi-t7k250 (the seeds' 160 GB Hitachi) or none "
@@ -155,7 +157,7 @@ int ahci_port_start(struct ahci_port *port)
 {
 	volatile struct ahci_port_regs *r = port->regs;
 
-	if (ahci_wait_device_ready(port, T_DEVICE_READY_US))
+	if (ahci_wait_device_ready(port, ahci_ready_us))
 		return -EIO;
 	writel(readl(&r->cmd) | AHCI_PxCMD_FRE, &r->cmd);
 	writel(readl(&r->cmd) | AHCI_PxCMD_ST, &r->cmd);
@@ -394,23 +396,34 @@ static int ahci_port_setup(struct ahci_port *port)
 		writel(readl(&r->cmd) | AHCI_PxCMD_POD, &r->cmd);
 
 	if (!link_up(port)) {
-		uint32_t det;
+		int tries = 0;
 
-		if (ahci_comreset(port)) {
-			det = AHCI_SSTS_DET(readl(&r->ssts));
+		/* a missed OOB sequence is not a missing disk: try again, as Linux does */
+		while (tries++ < COMRESET_TRIES && ahci_comreset(port))
+			;
+		if (!link_up(port)) {
+			uint32_t det = AHCI_SSTS_DET(readl(&r->ssts));
+			char pcs[24] = "";
+
+			if (port->host->pdev->vendor == PCI_VENDOR_INTEL)
+				snprintf(pcs, sizeof(pcs), "PCS %04x, ",
+					 pci_read16(port->host->pdev, PCI_ICH_PCS));
 			if (det == AHCI_DET_NONE)
-				pr_info("%s: no device\n", port->name);
+				pr_info("%s: no device (%d COMRESETs; %sPxSSTS %08x, PxSIG %08x)\n",
+					port->name, COMRESET_TRIES, pcs, readl(&r->ssts),
+					readl(&r->sig));
 			else
-				pr_err("%s: device present but the link does not come up "
-				       "(PxSSTS %08x)\n",
-				       port->name, readl(&r->ssts));
+				pr_err("%s: device present but the link does not come up after %d "
+				       "COMRESETs (%sPxSSTS %08x, PxSIG %08x)\n",
+				       port->name, COMRESET_TRIES, pcs, readl(&r->ssts),
+				       readl(&r->sig));
 			return -ENODEV;
 		}
 	}
 	writel(0xffffffffu, &r->serr);
-	if (ahci_wait_device_ready(port, T_DEVICE_READY_US)) {
+	if (ahci_wait_device_ready(port, ahci_ready_us)) {
 		/* one COMRESET for a device stuck busy */
-		if (ahci_comreset(port) || ahci_wait_device_ready(port, T_DEVICE_READY_US))
+		if (ahci_comreset(port) || ahci_wait_device_ready(port, ahci_ready_us))
 			return -EIO;
 	}
 	/* The signature arrives with the device's first D2H FIS. */
@@ -485,7 +498,10 @@ static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
 	port->regs = &host->regs->ports[no];
 	snprintf(port->name, sizeof(port->name), "ahci%d.%d", host->index, no);
 	init_waitqueue_head(&port->wq);
-	port->timeout_ns = ahci_param("ahci_timeout_ms", AHCI_DEF_TIMEOUT_MS) * NSEC_PER_MSEC;
+	port->timeout_ns =
+		ahci_param("ahci_timeout_ms",
+			   running_under_qemu() ? AHCI_QEMU_TIMEOUT_MS : AHCI_DEF_TIMEOUT_MS) *
+		NSEC_PER_MSEC;
 	port->write_ok = ahci_param("ahci_write", 0);
 	if (ahci_port_alloc(port)) {
 		pr_err("%s: out of memory for the command list and tables\n", port->name);
@@ -577,6 +593,21 @@ static int ahci_probe(struct pci_dev *pdev)
 	host->vector = -1;
 	host->regs = ioremap_uc(base, size);
 	pci_enable(pdev, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+	if (pdev->vendor == PCI_VENDOR_INTEL) {
+		/*
+		 * Intel ICH: a port disabled in PCS never shows a device. The BIOS
+		 * should enable every implemented port for an AHCI OS; some leave
+		 * empty-at-POST ports off (Linux's ahci_intel_pcs_quirk).
+		 */
+		uint16_t pcs = pci_read16(pdev, PCI_ICH_PCS);
+		uint16_t want = pcs | (uint16_t)(readl(&host->regs->pi) & 0x3f);
+
+		if (want != pcs) {
+			pci_write16(pdev, PCI_ICH_PCS, want);
+			pr_info("ahci: %s: PCS %04x: port enables set, now %04x\n", loc, pcs,
+				pci_read16(pdev, PCI_ICH_PCS));
+		}
+	}
 
 	host->cap2 = readl(&host->regs->cap2);
 	host->cap = readl(&host->regs->cap);
@@ -705,10 +736,14 @@ static void ahci_summary(void)
 		summary_line("ahci: no AHCI disk on %d controller(s)", nr_hosts);
 }
 
+uint64_t ahci_ready_us = T_DEVICE_READY_US;
+
 static int ahci_init(void)
 {
 	int found = 0;
 
+	if (running_under_qemu())
+		ahci_ready_us = T_QEMU_READY_US;
 	summary_register(ahci_summary);
 	if (ahci_check_params())
 		return -EINVAL;
