@@ -269,6 +269,13 @@ static int ahci_parse_identify(struct ahci_port *port)
 		       port->name, id[ATA_ID_CAPABILITY], id[ATA_ID_COMMAND_SET_2]);
 		return -EINVAL;
 	}
+	/* supported is not enabled: a DCO can switch 48-bit addressing off (word 86) */
+	if (!(id[86] & (1u << 10))) {
+		pr_err("%s: 48-bit addressing is supported but disabled (word 86 = %04x); "
+		       "not supported\n",
+		       port->name, id[86]);
+		return -EINVAL;
+	}
 	capacity = (uint64_t)id[100] | (uint64_t)id[101] << 16 | (uint64_t)id[102] << 32 |
 		   (uint64_t)id[103] << 48;
 	if ((id[ATA_ID_SECTOR_SIZE] & 0xc000) == 0x4000 && (id[ATA_ID_SECTOR_SIZE] & (1u << 12)))
@@ -290,8 +297,10 @@ static int ahci_parse_identify(struct ahci_port *port)
 	bdev->logical_sector_size = lss;
 	bdev->nr_sectors = capacity << port->lss_shift;
 
-	port->ncq = (port->host->cap & AHCI_CAP_SNCQ) && (id[ATA_ID_SATA_CAPABILITY] & (1u << 8)) &&
-		    ahci_param("ahci_ncq", 1);
+	/* word 76 is valid only when neither 0000h nor FFFFh */
+	port->ncq = (port->host->cap & AHCI_CAP_SNCQ) && id[ATA_ID_SATA_CAPABILITY] != 0 &&
+		    id[ATA_ID_SATA_CAPABILITY] != 0xffff &&
+		    (id[ATA_ID_SATA_CAPABILITY] & (1u << 8)) && ahci_param("ahci_ncq", 1);
 	if (port->ncq) {
 		unsigned int depth = min_t(unsigned int, (id[ATA_ID_QUEUE_DEPTH] & 0x1f) + 1,
 					   port->host->nr_slots);
@@ -392,6 +401,9 @@ static int ahci_port_setup(struct ahci_port *port)
 	writel(readl(&r->cmd) | AHCI_PxCMD_FRE, &r->cmd);
 	if (port->host->cap & AHCI_CAP_SSS)
 		writel(readl(&r->cmd) | AHCI_PxCMD_SUD, &r->cmd);
+	/* interface to active (Linux's ahci_power_up); the HBA clears ICC when done */
+	writel((readl(&r->cmd) & ~(0xfu << AHCI_PxCMD_ICC_SHIFT)) | (1u << AHCI_PxCMD_ICC_SHIFT),
+	       &r->cmd);
 	if (readl(&r->cmd) & AHCI_PxCMD_CPD)
 		writel(readl(&r->cmd) | AHCI_PxCMD_POD, &r->cmd);
 
@@ -470,7 +482,7 @@ static void ahci_bios_handoff(struct ahci_host *host)
 static int ahci_hba_reset(struct ahci_host *host)
 {
 	volatile struct ahci_hba_regs *h = host->regs;
-	uint32_t pi = readl(&h->pi), v;
+	uint32_t cap = readl(&h->cap), cap2 = readl(&h->cap2), pi = readl(&h->pi), v;
 
 	writel(readl(&h->ghc) | AHCI_GHC_AE, &h->ghc);
 	writel(readl(&h->ghc) | AHCI_GHC_HR, &h->ghc);
@@ -480,10 +492,38 @@ static int ahci_hba_reset(struct ahci_host *host)
 		return -ETIMEDOUT;
 	}
 	writel(AHCI_GHC_AE, &h->ghc);
-	/* PI is written by firmware on some boards and lost in the reset */
-	if (!readl(&h->pi) && pi)
+	/*
+	 * CAP's HwInit bits (SSS, SMPS, ...) and PI are written once by the
+	 * BIOS and may be lost in the reset: write back what it left, as
+	 * Linux's ahci_restore_initial_config() does (read-only elsewhere).
+	 */
+	writel(cap, &h->cap);
+	if (readl(&h->vs) >= 0x00010200)
+		writel(cap2, &h->cap2);
+	writel(pi, &h->pi);
+	if (!readl(&h->pi)) {
+		uint32_t np = (readl(&h->cap) & AHCI_CAP_NP_MASK) + 1;
+
+		pi = np >= 32 ? 0xffffffffu : (1u << np) - 1;
+		pr_warn("ahci%d: no ports implemented after reset; forcing PI %08x from CAP.NP\n",
+			host->index, pi);
 		writel(pi, &h->pi);
+	}
 	return 0;
+}
+
+/* AHCI 1.3.1 section 10.1.2: AE before any other AHCI register; some HBAs need a retry. */
+static void ahci_enable(struct ahci_host *host)
+{
+	volatile struct ahci_hba_regs *h = host->regs;
+
+	for (int i = 0; i < 5; i++) {
+		writel(readl(&h->ghc) | AHCI_GHC_AE, &h->ghc);
+		if (readl(&h->ghc) & AHCI_GHC_AE)
+			return;
+		udelay(10000);
+	}
+	pr_warn("ahci%d: GHC.AE does not stick (GHC %08x)\n", host->index, readl(&h->ghc));
 }
 
 static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
@@ -532,12 +572,11 @@ static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
 	 * A modelled disk's port is looked at only at the modelled times: no
 	 * interrupts. No PxIS.INFS either: a non-fatal interface error is only counted.
 	 */
-	writel(port->bdev.dmodel
-		       ? 0
-		       : AHCI_PxIS_DHRS | AHCI_PxIS_PSS | AHCI_PxIS_DSS | AHCI_PxIS_SDBS |
-				 AHCI_PxIS_UFS | AHCI_PxIS_DPS | AHCI_PxIS_PCS | AHCI_PxIS_PRCS |
-				 AHCI_PxIS_OFS | AHCI_PxIS_IFS | AHCI_PxIS_HBDS |
-				 AHCI_PxIS_HBFS | AHCI_PxIS_TFES,
+	writel(port->bdev.dmodel ? 0
+				 : AHCI_PxIS_DHRS | AHCI_PxIS_PSS | AHCI_PxIS_DSS | AHCI_PxIS_SDBS |
+					   AHCI_PxIS_UFS | AHCI_PxIS_DPS | AHCI_PxIS_PCS |
+					   AHCI_PxIS_PRCS | AHCI_PxIS_OFS | AHCI_PxIS_IFS |
+					   AHCI_PxIS_HBDS | AHCI_PxIS_HBFS | AHCI_PxIS_TFES,
 	       &port->regs->ie);
 	pr_info("%s: %s: %s, serial %s, firmware %s, %llu MiB (%llu sectors of %u bytes), "
 		"%s%u, %s, up to %u KiB per command\n",
@@ -609,6 +648,7 @@ static int ahci_probe(struct pci_dev *pdev)
 		}
 	}
 
+	ahci_enable(host);
 	host->cap2 = readl(&host->regs->cap2);
 	host->cap = readl(&host->regs->cap);
 	ahci_bios_handoff(host);
@@ -730,8 +770,8 @@ static void ahci_summary(void)
 	}
 	if (!nr_hosts)
 		summary_line("ahci: no AHCI controller%s", nr_controller_notes
-							       ? " (see the pci line above)"
-							       : " found by the PCI scan");
+								   ? " (see the pci line above)"
+								   : " found by the PCI scan");
 	else if (!disks)
 		summary_line("ahci: no AHCI disk on %d controller(s)", nr_hosts);
 }
@@ -771,7 +811,8 @@ static int ahci_init(void)
 			break;
 		case AHCI_MATCH_DRIVE:
 			if (d->subclass == 0x04)
-				pr_info("pci %s: %04x:%04x: Intel SATA in RAID mode, driven as AHCI "
+				pr_info("pci %s: %04x:%04x: Intel SATA in RAID mode, driven as "
+					"AHCI "
 					"(as Linux does)\n",
 					pci_name(d, loc, sizeof(loc)), d->vendor, d->device);
 			if (ahci_probe(d) == 0)
