@@ -13,5 +13,7 @@
 #include "kernel/types.h"
 
 uint32_t crc32(uint32_t crc, const void *buf, size_t len);
+/* Whether crc32() folds with PCLMULQDQ on this CPU (else slicing-by-8 tables). */
+bool crc32_uses_clmul(void);
 
 #endif
