@@ -172,10 +172,10 @@ bool link_up(struct ahci_port *port)
 /*
  * Section 10.4.2: COMRESET with PxCMD.ST clear. DET = 1 for at least 1 ms,
  * then DET = 0; a device shows up within milliseconds (an empty port stays
- * at DET = 0 and is given up quickly), then the Phy gets a second.
+ * at DET = 0 and is given up quickly), then the Phy gets @link_us.
  * Power-management transitions stay off.
  */
-int ahci_comreset(struct ahci_port *port)
+static int comreset_wait(struct ahci_port *port, uint64_t link_us)
 {
 	volatile struct ahci_port_regs *r = port->regs;
 	uint32_t ssts;
@@ -186,11 +186,17 @@ int ahci_comreset(struct ahci_port *port)
 	writel(AHCI_SCTL_IPM_NONE, &r->sctl);
 	if (ahci_wait_register(&r->ssts, 0xf, AHCI_DET_NONE, 1000, T_PRESENCE_US | AHCI_WAIT_NE,
 			       &ssts) ||
-	    ahci_wait_register(&r->ssts, 0xf, AHCI_DET_PHY, 1000, T_LINK_US, &ssts))
+	    ahci_wait_register(&r->ssts, 0xf, AHCI_DET_PHY, 1000, link_us, &ssts))
 		return -ENODEV;
 	writel(0xffffffffu, &r->serr); /* the link coming up sets DIAG bits */
 	return 0;
 }
+
+int ahci_comreset(struct ahci_port *port)
+{
+	return comreset_wait(port, T_LINK_US);
+}
+
 /* --- bring-up -------------------------------------------------------------------- */
 
 /* ATA strings: two characters per word, high byte first, padded with spaces. */
@@ -408,10 +414,14 @@ static int ahci_port_setup(struct ahci_port *port)
 		writel(readl(&r->cmd) | AHCI_PxCMD_POD, &r->cmd);
 
 	if (!link_up(port)) {
-		int tries = 0;
+		/*
+		 * A missed OOB sequence is not a missing disk: try again, as Linux's
+		 * hardreset does, giving a present device's Phy longer each time
+		 * (an empty port is given up after T_PRESENCE_US each time).
+		 */
+		static const uint64_t link_us[COMRESET_TRIES] = {T_LINK_US, 10000000, 35000000};
 
-		/* a missed OOB sequence is not a missing disk: try again, as Linux does */
-		while (tries++ < COMRESET_TRIES && ahci_comreset(port))
+		for (int i = 0; i < COMRESET_TRIES && comreset_wait(port, link_us[i]); i++)
 			;
 		if (!link_up(port)) {
 			uint32_t det = AHCI_SSTS_DET(readl(&r->ssts));

@@ -8,7 +8,7 @@
 # the results folder tools/bench-report makes, and bad input.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 18
+tap_plan 19
 
 if ! tools/mkbench smoke >"$TAP_TMP/mkbench.log" 2>&1; then
 	sed 's/^/# /' "$TAP_TMP/mkbench.log"
@@ -66,6 +66,15 @@ if [ -s "$TAP_TMP/res/table.txt" ] && [ -s "$TAP_TMP/res/results.jsonl" ] &&
 	tap_ok "the folder holds table.txt, results.jsonl and the PNG plots"
 else
 	tap_not_ok "the folder holds table.txt, results.jsonl and the PNG plots" "$(ls "$TAP_TMP/res")"
+fi
+
+# crc32 against the byte-at-a-time loop, counted in instructions (the virtual clock): exact
+qemu --timeout 60 -- "run=crcbench mb=8"
+sp=$(result_field "$QOUT" crcbench speedup)
+if python3 -c "import sys; sys.exit(not float(sys.argv[1]) >= 4)" "${sp:-0}" 2>/dev/null; then
+	tap_ok "crc32 at least 4x the byte-at-a-time loop under the virtual clock: ${sp}x"
+else
+	tap_not_ok "crc32 at least 4x the byte-at-a-time loop under the virtual clock" "got '${sp}'"
 fi
 
 # bad input: one error line naming what is wrong, and a failed command
