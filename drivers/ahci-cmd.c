@@ -369,12 +369,16 @@ static void ahci_service(struct ahci_port *port)
 static int model_wait_real(struct ahci_port *port, uint32_t bit)
 {
 	unsigned long flags = local_irq_save();
-	bool freeze = ktime_is_virtual();
-	uint64_t begin = ktime_stall_begin(),
-		 limit = port->timeout_ns / NSEC_PER_USEC * tsc_khz / 1000;
+	bool freeze = ktime_is_virtual(), late = false;
+	uint64_t limit = port->timeout_ns / NSEC_PER_USEC * tsc_khz / 1000;
+	uint64_t begin = ktime_stall_begin(freeze);
 	int ret = -ETIMEDOUT;
 
-	port->bdev.model_late++;
+	/*
+	 * Everything that differs between a late and an on-time completion
+	 * happens between ktime_stall_begin() and ktime_stall_end(), so under
+	 * the virtual clock both cost the kernel the same time.
+	 */
 	for (;;) {
 		if (!((readl(&port->regs->ci) | readl(&port->regs->sact)) & bit)) {
 			ret = 0;
@@ -384,13 +388,16 @@ static int model_wait_real(struct ahci_port *port, uint32_t bit)
 			ret = -EIO;
 			break;
 		}
+		late = true;
 		if (rdtsc() - begin > limit)
 			break;
 		cpu_relax();
 	}
-	port->bdev.model_late_tsc += rdtsc() - begin;
-	if (freeze)
-		ktime_stall_end(begin);
+	if (late) {
+		port->bdev.model_late++;
+		port->bdev.model_late_tsc += rdtsc() - begin;
+	}
+	ktime_stall_end(begin, freeze);
 	local_irq_restore(flags);
 	return ret;
 }
@@ -412,8 +419,7 @@ static void ahci_service_modelled(struct ahci_port *port)
 			       port->name, port->bdev.name, slot);
 			continue;
 		}
-		if ((readl(&port->regs->ci) | readl(&port->regs->sact)) & bit)
-			err = model_wait_real(port, bit);
+		err = model_wait_real(port, bit);
 		if (err == -ETIMEDOUT) {
 			port->nr_timeouts++;
 			dm_abort_all(m, ktime_ns());

@@ -163,6 +163,12 @@ void apic_timer_start(void)
 		(unsigned long long)lapic_phys, (unsigned long long)(timer_per_sec / 1000));
 }
 
+void apic_timer_mask(bool masked)
+{
+	if (lapic)
+		lapic_write(APIC_LVT_TIMER, (masked ? LVT_MASKED : 0) | VECTOR_TIMER);
+}
+
 void apic_timer_arm(uint64_t deadline_ns)
 {
 	uint64_t now, count;

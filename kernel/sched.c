@@ -106,6 +106,14 @@ static void schedule(void)
 	switch_to(&prev->rsp, next->rsp);
 }
 
+void sched_timer_rearm(void)
+{
+	unsigned long flags = local_irq_save();
+
+	timer_rearm(true);
+	local_irq_restore(flags);
+}
+
 void sched_tick(void)
 {
 	struct thread *t, *n;

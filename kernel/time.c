@@ -123,14 +123,24 @@ bool ktime_is_virtual(void)
 	return clock_virtual;
 }
 
-uint64_t ktime_stall_begin(void)
+void apic_timer_mask(bool masked);
+void sched_timer_rearm(void);
+
+uint64_t ktime_stall_begin(bool stop)
 {
+	/* an APIC timer expiring meanwhile would interrupt at a host-dependent point */
+	if (stop)
+		apic_timer_mask(true);
 	return rdtsc();
 }
 
-void ktime_stall_end(uint64_t begin)
+void ktime_stall_end(uint64_t begin, bool stop)
 {
+	if (!stop)
+		return;
 	tsc_base += rdtsc() - begin;
+	apic_timer_mask(false);
+	sched_timer_rearm();
 }
 
 void udelay(unsigned long us)

@@ -21,14 +21,16 @@ void udelay(unsigned long us);
 const char *ktime_clock_name(void);
 bool ktime_is_virtual(void);
 /*
- * Stop the clock: ktime_ns() does not advance between ktime_stall_begin()
- * and ktime_stall_end(). For waits whose length depends on the host, not
- * on the modelled machine (a modelled disk's real I/O finishing late), so
- * that virtual time stays a function of the guest's own work. Interrupts
- * must be off in between; udelay() still runs on the raw TSC.
+ * With @stop, stop the clock: ktime_ns() does not advance between
+ * ktime_stall_begin() and ktime_stall_end(), and the APIC timer is masked
+ * meanwhile and re-armed after. For waits whose length depends on the host,
+ * not on the modelled machine (a modelled disk's real I/O finishing late),
+ * so that virtual time stays a function of the guest's own work.
+ * Interrupts must be off in between; udelay() still runs on the raw TSC.
+ * Returns the raw TSC at the start.
  */
-uint64_t ktime_stall_begin(void);
-void ktime_stall_end(uint64_t begin);
+uint64_t ktime_stall_begin(bool stop);
+void ktime_stall_end(uint64_t begin, bool stop);
 /* TSC frequency found by calibration, in kHz (0 on the host). */
 extern uint64_t tsc_khz;
 
