@@ -194,6 +194,11 @@ uint64_t bench_rand(uint64_t *state)
 	return *state = x;
 }
 
+void bench_drop_caches(void)
+{
+	drop_pagecache();
+}
+
 void bench_exact_cpu(bool on)
 {
 	ra_decision_timing = !on;

@@ -125,6 +125,8 @@ loff_t bench_size(struct file *f);
  * readahead decision timing is off until bench_exact_cpu(false)).
  */
 void bench_exact_cpu(bool on);
+/* echo 3 > /proc/sys/vm/drop_caches: evict every clean, unused page. */
+void bench_drop_caches(void);
 /* Spin for @ns of compute, on the run's clock (virtual under QEMU -icount). */
 void bench_think(uint64_t ns);
 /* A kmalloc'd buffer, or NULL after a message. */

@@ -11,7 +11,9 @@
  * algorithm, and the gain of the last column over the first, in the seeds'
  * format. Rows are KB/s for iozone (higher is better), seconds for
  * aiostress and the overhead tests (lower is better), the stall fraction
- * for the pipeline.
+ * for the pipeline. A line that says ra=off runs once, as a baseline: the
+ * overhead tests without readahead, from which tools/bench-report gives
+ * the cost of one readahead decision.
  *
  * The suites (tools/mkbench builds their images, build/img/bench-NAME.img):
  *   smoke   tiny: every workload once, for `make test`
@@ -35,7 +37,8 @@ struct bench_suite {
 #define PIPE(t) "pipeline think=" #t, "pipeline think=" #t " ra_async=0"
 
 static const char *const smoke_runs[] = {
-	"iozone r=64k", "aiostress o=1", "aiostress o=3", "overhead s=4m", PIPE(0), PIPE(60000),
+	"iozone r=64k", "aiostress o=1", "aiostress o=3", "overhead s=4m", "overhead s=4m ra=off",
+	PIPE(0), PIPE(60000),
 	NULL,
 };
 
@@ -121,7 +124,8 @@ void bench_suite_record(const struct bench *b, int col)
 		unit = "stall";
 		v = b->stall_frac;
 	} else {
-		snprintf(label, sizeof(label), "%s %s", b->w->name, b->test);
+		snprintf(label, sizeof(label), "%s %s%s", b->w->name, b->test,
+			 b->ra == RA_OFF ? " ra=off" : "");
 		unit = "s";
 		v = b->secs;
 	}
@@ -192,7 +196,14 @@ static int run_line(const char *line, enum ra_algo ra, const char *suite, int co
 	const struct bench_workload *w;
 	int n, ret;
 
-	snprintf(buf, sizeof(buf), "%s ra=%s", line, ra_algo_name(ra));
+	/* a line with its own ra=off is the baseline of the CPU costs: once, in the first column */
+	if (strstr(line, "ra=off")) {
+		if (col)
+			return 0;
+		snprintf(buf, sizeof(buf), "%s", line);
+	} else {
+		snprintf(buf, sizeof(buf), "%s ra=%s", line, ra_algo_name(ra));
+	}
 	n = kv_split(buf, words, ARRAY_SIZE(words), &err);
 	if (n < 1 || !(w = bench_find(words[0]))) {
 		pr_err("bench suite %s: bad line '%s'\n", suite, line);
