@@ -361,7 +361,10 @@ void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64
 	b->ra_collect = !f;
 	memset(&b->ra_end, 0, sizeof(b->ra_end));
 	snprintf(b->file_path, sizeof(b->file_path), "%s", f && f->f_path ? f->f_path : "");
-	b->bdev = f && f->f_inode->i_sb ? f->f_inode->i_sb->s_bdev : NULL;
+	b->bdev = f && f->f_inode->i_sb ? f->f_inode->i_sb->s_bdev
+		  : vfs_root		  ? vfs_root->s_bdev
+					  : NULL;
+	b->thrashed0 = ra_global_stats.thrashed_pages;
 	if (b->bdev)
 		b->disk0 = b->bdev->stats;
 	model_snapshot(b->bdev, b->model0);
@@ -397,6 +400,15 @@ static void extra_append(struct bench *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+void bench_sample(struct bench *b, struct bench_sample *s)
+{
+	s->ns = ktime_ns() - b->t0;
+	s->bytes = b->bytes;
+	s->disk_reads = b->bdev ? b->bdev->stats.ios[0] - b->disk0.ios[0] : 0;
+	s->disk_sectors = b->bdev ? b->bdev->stats.sectors[0] - b->disk0.sectors[0] : 0;
+	s->thrashed = ra_global_stats.thrashed_pages - b->thrashed0;
+}
+
 void bench_result_u64(struct bench *b, const char *key, uint64_t v)
 {
 	extra_append(b, ",\"%s\":%llu", key, (unsigned long long)v);
@@ -422,7 +434,9 @@ int bench_phase_end(struct bench *b)
 			ra_file_stats(&b->file->f_ra, &ra1);
 			b->ra_pages_end = b->file->f_ra.ra_pages;
 		} else {
+			/* many files of one mapping: each one's count would be the mapping's */
 			ra1 = b->ra_end;
+			ra1.thrashed_pages = ra_global_stats.thrashed_pages - b->thrashed0;
 		}
 		for (int i = 0; i < RA_NR_CASES; i++)
 			ra.calls[i] = ra1.calls[i] - b->ra0.calls[i];

@@ -1,0 +1,177 @@
+/*
+ * Readahead thrashing, the seeds' benchmark (patch 006: "performance on
+ * readahead thrashing gains up to 3 times"): a new reader every interval=
+ * (1 s), up to streams= (200), each reading its own part of the file
+ * sequentially at a paced rate= (100 KiB/s) in bs= reads, in little memory
+ * (boot with mem=128M), until the last reader has read for tail= seconds.
+ * Once the readers' windows together exceed free memory, pages read ahead
+ * are evicted before their reader gets to them.
+ *
+ * Each reader is a kernel thread blocking on its own I/O, so the elevator
+ * and the drive see real concurrency. Every second the main thread prints
+ * a sample (a RESULT "bench-sample" line): aggregate throughput, average
+ * disk request, pages thrashed; the phase's RESULT adds the seeds' two
+ * columns, the maximum throughput and the minimum average request size.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+#include "mm/mm.h"
+
+static const struct bench_param thrash_params[] = {
+	{"path", KV_STRING, NULL, (uintptr_t) "/bench/big.pat", 0, 0, "the file the readers share"},
+	{"streams", KV_UINT, NULL, 200, 1, 1024, "readers"},
+	{"rate", KV_SIZE, NULL, 100 << 10, 1024, 1ULL << 30, "bytes per second per reader"},
+	{"interval", KV_UINT, NULL, 1000, 1, 60000, "ms between two readers' starts"},
+	{"bs", KV_SIZE, NULL, 4096, 512, 1 << 20, "bytes per read"},
+	{"tail", KV_UINT, NULL, 30, 0, 3600, "seconds the run goes on after the last start"},
+};
+
+struct reader {
+	struct bench *b;
+	struct file *f;
+	loff_t start, end;
+	uint64_t rate, bs;
+	void *buf;
+	volatile bool *stop;
+	int err;
+	struct thread *t;
+};
+
+static int reader_fn(void *arg)
+{
+	struct reader *r = arg;
+	uint64_t t0 = ktime_ns(), n = 0;
+
+	while (!*r->stop && r->f->f_pos < r->end) {
+		/* paced: read k is due at t0 + k * bs / rate */
+		uint64_t due = t0 + n * r->bs * NSEC_PER_SEC / r->rate, now = ktime_ns();
+		ssize_t got;
+
+		if (due > now)
+			sleep_ns(due - now);
+		if (*r->stop)
+			break;
+		got = bench_read(r->b, r->f, r->buf, (size_t)r->bs);
+		if (got <= 0) {
+			r->err = got < 0 ? (int)got : -EIO;
+			break;
+		}
+		n++;
+	}
+	return 0;
+}
+
+static int thrash_run(struct bench *b)
+{
+	uint64_t nstreams = bench_u(b, "streams"), rate = bench_u(b, "rate");
+	uint64_t interval = bench_u(b, "interval") * NSEC_PER_MSEC, bs = bench_u(b, "bs");
+	uint64_t tail = bench_u(b, "tail") * NSEC_PER_SEC, t0, end_ns, next, size, per;
+	struct bench_sample prev, cur;
+	double max_mbps = 0, min_req = 0;
+	volatile bool stop = false;
+	struct reader *rd;
+	struct file *probe;
+	unsigned int started = 0, sec = 0;
+	int err = 0;
+
+	probe = bench_open(b, bench_s(b, "path"));
+	if (!probe)
+		return -ENOENT;
+	size = (uint64_t)bench_size(probe);
+	bench_close(b, probe);
+	per = size / nstreams / 4096 * 4096;
+	if (per < bs) {
+		printf("bench thrash: %s is too small for %llu readers of %llu-byte reads\n",
+		       bench_s(b, "path"), (unsigned long long)nstreams, (unsigned long long)bs);
+		return -EINVAL;
+	}
+	rd = kzalloc(nstreams * sizeof(*rd));
+	if (!rd)
+		return -ENOMEM;
+	bench_phase_begin(b, "thrash", NULL, 0);
+	bench_sample(b, &prev);
+	t0 = ktime_ns();
+	next = t0;
+	end_ns = t0 + (nstreams - 1) * interval + tail;
+	while (ktime_ns() < end_ns && !err) {
+		uint64_t now = ktime_ns();
+
+		/* the next reader, when its time has come */
+		while (started < nstreams && now >= t0 + started * interval) {
+			struct reader *r = &rd[started];
+
+			r->b = b;
+			r->rate = rate;
+			r->bs = bs;
+			r->stop = &stop;
+			r->start = (loff_t)(started * per);
+			r->end = r->start + (loff_t)per;
+			r->buf = bench_buffer(b, bs);
+			r->f = r->buf ? bench_open(b, bench_s(b, "path")) : NULL;
+			if (!r->f) {
+				err = -ENOMEM;
+				break;
+			}
+			r->f->f_pos = r->start;
+			r->t = thread_create("thrash", reader_fn, r);
+			if (!r->t) {
+				printf("bench thrash: no memory for reader %u's thread\n", started);
+				bench_close(b, r->f);
+				r->f = NULL;
+				err = -ENOMEM;
+				break;
+			}
+			started++;
+		}
+		/* a sample a second */
+		if (now >= next + NSEC_PER_SEC) {
+			double mbps, req;
+
+			next += NSEC_PER_SEC;
+			bench_sample(b, &cur);
+			mbps = (double)(cur.bytes - prev.bytes) / 1e6;
+			req = cur.disk_reads > prev.disk_reads
+				      ? (double)(cur.disk_sectors - prev.disk_sectors) / 2.0 /
+						(double)(cur.disk_reads - prev.disk_reads)
+				      : 0;
+			printf("RESULT {\"cmd\":\"bench-sample\",\"workload\":\"thrash\",\"ra\":\"%s\","
+			       "\"t\":%u,\"streams\":%u,\"mbps\":%.3f,\"disk_mbps\":%.3f,"
+			       "\"avg_req_kb\":%.1f,\"thrashed_pages\":%llu}\n",
+			       ra_algo_name(b->ra), ++sec, started, mbps,
+			       (double)(cur.disk_sectors - prev.disk_sectors) * 512 / 1e6, req,
+			       (unsigned long long)(cur.thrashed - prev.thrashed));
+			if (mbps > max_mbps)
+				max_mbps = mbps;
+			/* the seeds' minimum: over the seconds with every reader running */
+			if (started == nstreams && req > 0 && (min_req == 0 || req < min_req))
+				min_req = req;
+			prev = cur;
+		}
+		sleep_ns(next + NSEC_PER_SEC - now < 100 * NSEC_PER_MSEC ? next + NSEC_PER_SEC - now
+									  : 100 * NSEC_PER_MSEC);
+	}
+	stop = true;
+	for (unsigned int i = 0; i < started; i++) {
+		thread_join(rd[i].t);
+		if (rd[i].err && !err)
+			err = rd[i].err;
+		bench_close(b, rd[i].f);
+		kfree(rd[i].buf);
+	}
+	bench_sample(b, &cur);
+	bench_result_double(b, "max_mbps", max_mbps, 3);
+	bench_result_double(b, "min_avg_req_kb", min_req, 1);
+	bench_result_u64(b, "streams", started);
+	bench_result_u64(b, "thrashed_pages_total", cur.thrashed);
+	if (bench_phase_end(b))
+		err = -EIO;
+	kfree(rd);
+	return err;
+}
+
+BENCH_WORKLOAD(thrash, "readahead thrashing: paced sequential readers added one a second",
+	       thrash_params, thrash_run, false);
