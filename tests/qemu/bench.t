@@ -8,7 +8,7 @@
 # the results folder tools/bench-report makes, and bad input.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 19
+tap_plan 22
 
 if ! tools/mkbench smoke >"$TAP_TMP/mkbench.log" 2>&1; then
 	sed 's/^/# /' "$TAP_TMP/mkbench.log"
@@ -29,7 +29,7 @@ for line in open(sys.argv[1], errors="replace"):
         r = json.loads(line[7:])
         (R if r.get("cmd") == "bench" else S).append(r)
 def one(w, t, ra, **kw):
-    m = [r for r in R if r["workload"] == w and r["test"] == t and r["ra"] == ra and r.get("suite") == "smoke"
+    m = [r for r in R if r.get("workload") == w and r.get("test") == t and r.get("ra") == ra and r.get("suite") == "smoke"
          and all(r.get(k) == v for k, v in kw.items())]
     return m[0] if m else {}
 ok = eval(sys.argv[2])
@@ -76,6 +76,13 @@ if python3 -c "import sys; sys.exit(not float(sys.argv[1]) >= 4)" "${sp:-0}" 2>/
 else
 	tap_not_ok "crc32 at least 4x the byte-at-a-time loop under the virtual clock" "got '${sp}'"
 fi
+
+# readahead thrashing in miniature: 24 paced readers, each a kernel thread
+qemu --mem 64M --disk "$IMG" --timeout 120 -- ra_kb=1024 "run=bench thrash streams=24 rate=256k interval=50 tail=2 ra=legacy;bench thrash streams=24 rate=256k interval=50 tail=2 ra=ondemand"
+tap_is "$QSTATUS" 0 "bench thrash: 24 paced readers, both algorithms"
+check "thrash: every byte verified, the seeds' two columns in RESULT" "len([r for r in R if r['workload'] == 'thrash' and r['verified'] and r['max_mbps'] > 0 and r['min_avg_req_kb'] > 0 and r['streams'] == 24]) == 2"
+tap_grep '^RESULT \{"cmd":"bench-sample","workload":"thrash","ra":"ondemand","t":1,"streams":' "$QOUT" \
+	"thrash: a sample each second"
 
 # bad input: one error line naming what is wrong, and a failed command
 qemu --mem 64M --disk "$IMG" --timeout 60 -- "run=bench nosuch;bench iozone r=3;bench iozone colour=red;bench suite=nosuch;bench pipeline ra=legacy ra_async=0"
