@@ -78,7 +78,7 @@ else
 fi
 
 # readahead thrashing in miniature: 24 paced readers, each a kernel thread
-qemu --mem 64M --disk "$IMG" --timeout 120 -- ra_kb=1024 "run=bench thrash streams=24 rate=256k interval=50 tail=2 ra=legacy;bench thrash streams=24 rate=256k interval=50 tail=2 ra=ondemand"
+qemu --mem 64M --disk "$IMG" --timeout 120 -- ra_kb=1024 "run=bench thrash streams=24 rate=256k interval=50 tail=2 ra=legacy;drop_caches;bench thrash streams=24 rate=256k interval=50 tail=2 ra=ondemand"
 tap_is "$QSTATUS" 0 "bench thrash: 24 paced readers, both algorithms"
 check "thrash: every byte verified, the seeds' two columns in RESULT" "len([r for r in R if r['workload'] == 'thrash' and r['verified'] and r['max_mbps'] > 0 and r['min_avg_req_kb'] > 0 and r['streams'] == 24]) == 2"
 tap_grep '^RESULT \{"cmd":"bench-sample","workload":"thrash","ra":"ondemand","t":1,"streams":' "$QOUT" \
