@@ -36,9 +36,15 @@ struct bench_suite {
 
 #define PIPE(t) "pipeline think=" #t, "pipeline think=" #t " ra_async=0"
 
+/* clang-format off: one run a line */
 static const char *const smoke_runs[] = {
-	"iozone r=64k", "aiostress o=1", "aiostress o=3", "overhead s=4m", "overhead s=4m ra=off",
-	PIPE(0), PIPE(60000),
+	"iozone r=64k",
+	"aiostress o=1",
+	"aiostress o=3",
+	"overhead s=4m",
+	"overhead s=4m ra=off",
+	PIPE(0),
+	PIPE(60000),
 	NULL,
 };
 
@@ -47,14 +53,35 @@ static const char *const smoke_runs[] = {
  * (4 KiB at 67.8 MB/s: 60 us).
  */
 static const char *const quick_runs[] = {
-	"iozone r=64k", "aiostress o=1", "aiostress o=3", "overhead",	PIPE(0),
-	PIPE(15000),	PIPE(30000),	 PIPE(60000),	  PIPE(120000), NULL,
+	"iozone r=64k",
+	"aiostress o=1",
+	"aiostress o=3",
+	"overhead",
+	"overhead ra=off",
+	PIPE(0),
+	PIPE(15000),
+	PIPE(30000),
+	PIPE(60000),
+	PIPE(120000),
+	NULL,
 };
 
 static const char *const seeds_runs[] = {
-	"iozone r=64k", "aiostress o=1", "aiostress o=3", "overhead",  PIPE(0),	     PIPE(15000),
-	PIPE(30000),	PIPE(45000),	 PIPE(60000),	  PIPE(90000), PIPE(120000), NULL,
+	"iozone r=64k",
+	"aiostress o=1",
+	"aiostress o=3",
+	"overhead",
+	"overhead ra=off",
+	PIPE(0),
+	PIPE(15000),
+	PIPE(30000),
+	PIPE(45000),
+	PIPE(60000),
+	PIPE(90000),
+	PIPE(120000),
+	NULL,
 };
+/* clang-format on */
 
 static const struct bench_suite suites[] = {
 	{"smoke", smoke_runs},
