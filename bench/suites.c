@@ -36,7 +36,8 @@ struct bench_suite {
 
 #define PIPE(t) "pipeline think=" #t, "pipeline think=" #t " ra_async=0"
 
-/* clang-format off: one run a line */
+/* one run a line */
+/* clang-format off */
 static const char *const smoke_runs[] = {
 	"iozone r=64k",
 	"aiostress o=1",
