@@ -33,6 +33,7 @@ static const struct bench_param thrash_params[] = {
 struct reader {
 	struct bench *b;
 	struct file *f;
+	uint64_t start_ns; /* when it begins to read */
 	loff_t start, end;
 	uint64_t rate, bs;
 	void *buf;
@@ -44,8 +45,11 @@ struct reader {
 static int reader_fn(void *arg)
 {
 	struct reader *r = arg;
-	uint64_t t0 = ktime_ns(), n = 0;
+	uint64_t t0, n = 0;
 
+	if (r->start_ns > ktime_ns())
+		sleep_ns(r->start_ns - ktime_ns());
+	t0 = ktime_ns();
 	while (!*r->stop && r->f->f_pos < r->end) {
 		/* paced: read k is due at t0 + k * bs / rate */
 		uint64_t due = t0 + n * r->bs * NSEC_PER_SEC / r->rate, now = ktime_ns();
@@ -97,41 +101,46 @@ static int thrash_run(struct bench *b)
 	rd = kzalloc(nstreams * sizeof(*rd));
 	if (!rd)
 		return -ENOMEM;
+	/*
+	 * Every reader's thread, file and buffer are set up now, before memory
+	 * is short: a thread stack is an order-3 allocation, which a fragmented,
+	 * thrashing page cache may not give for a long time.
+	 */
+	for (unsigned int i = 0; i < nstreams && !err; i++) {
+		struct reader *r = &rd[i];
+
+		r->b = b;
+		r->rate = rate;
+		r->bs = bs;
+		r->stop = &stop;
+		r->start = (loff_t)(i * per);
+		r->end = r->start + (loff_t)per;
+		r->buf = bench_buffer(b, bs);
+		r->f = r->buf ? bench_open(b, bench_s(b, "path")) : NULL;
+		if (!r->f) {
+			err = -ENOMEM;
+			break;
+		}
+		r->f->f_pos = r->start;
+	}
 	bench_phase_begin(b, "thrash", NULL, 0);
 	bench_sample(b, &prev);
 	t0 = ktime_ns();
 	next = t0;
 	end_ns = t0 + (nstreams - 1) * interval + tail;
+	for (unsigned int i = 0; i < nstreams && !err; i++) {
+		rd[i].start_ns = t0 + i * interval;
+		rd[i].t = thread_create("thrash", reader_fn, &rd[i]);
+		if (!rd[i].t) {
+			printf("bench thrash: no memory for reader %u's thread\n", i);
+			err = -ENOMEM;
+		}
+	}
 	while (ktime_ns() < end_ns && !err) {
 		uint64_t now = ktime_ns();
 
-		/* the next reader, when its time has come */
-		while (started < nstreams && now >= t0 + started * interval) {
-			struct reader *r = &rd[started];
-
-			r->b = b;
-			r->rate = rate;
-			r->bs = bs;
-			r->stop = &stop;
-			r->start = (loff_t)(started * per);
-			r->end = r->start + (loff_t)per;
-			r->buf = bench_buffer(b, bs);
-			r->f = r->buf ? bench_open(b, bench_s(b, "path")) : NULL;
-			if (!r->f) {
-				err = -ENOMEM;
-				break;
-			}
-			r->f->f_pos = r->start;
-			r->t = thread_create("thrash", reader_fn, r);
-			if (!r->t) {
-				printf("bench thrash: no memory for reader %u's thread\n", started);
-				bench_close(b, r->f);
-				r->f = NULL;
-				err = -ENOMEM;
-				break;
-			}
+		while (started < nstreams && now >= t0 + started * interval)
 			started++;
-		}
 		/* a sample a second (over the time since the last one, if the sampler ran late) */
 		if (now >= next + NSEC_PER_SEC) {
 			double mbps, req, dt;
@@ -161,11 +170,14 @@ static int thrash_run(struct bench *b)
 									  : 100 * NSEC_PER_MSEC);
 	}
 	stop = true;
-	for (unsigned int i = 0; i < started; i++) {
-		thread_join(rd[i].t);
-		if (rd[i].err && !err)
-			err = rd[i].err;
-		bench_close(b, rd[i].f);
+	for (unsigned int i = 0; i < nstreams; i++) {
+		if (rd[i].t) {
+			thread_join(rd[i].t);
+			if (rd[i].err && !err)
+				err = rd[i].err;
+		}
+		if (rd[i].f)
+			bench_close(b, rd[i].f);
 		kfree(rd[i].buf);
 	}
 	bench_sample(b, &cur);

@@ -207,13 +207,13 @@ void diskmodel_json(struct block_device *b, struct json_buf *j)
 	json_printf(j,
 		    "{\"drive\":\"%s\",\"commands\":%llu,\"buffer_hits\":%llu,"
 		    "\"lookahead_hits\":%llu,\"misses\":%llu,\"seeks\":%llu,\"reordered\":%llu,"
-		    "\"max_queued\":%u,\"overhead_us\":%llu,\"seek_us\":%llu,\"rotate_us\":%llu,"
+		    "\"aged\":%llu,\"max_queued\":%u,\"overhead_us\":%llu,\"seek_us\":%llu,\"rotate_us\":%llu,"
 		    "\"media_us\":%llu,\"bus_us\":%llu,\"hit_us\":%llu,\"busy_us\":%llu,"
 		    "\"host_late\":%llu,\"host_late_ms\":%llu}",
 		    dm_drive_of(b->dmodel)->name, (unsigned long long)m->commands,
 		    (unsigned long long)m->buffer_hits, (unsigned long long)m->stream_hits,
 		    (unsigned long long)m->misses, (unsigned long long)m->seeks,
-		    (unsigned long long)m->reordered, m->max_queued,
+		    (unsigned long long)m->reordered, (unsigned long long)m->aged, m->max_queued,
 		    (unsigned long long)(m->overhead_ns / 1000),
 		    (unsigned long long)(m->seek_ns / 1000),
 		    (unsigned long long)(m->rotate_ns / 1000),

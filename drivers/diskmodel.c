@@ -25,7 +25,8 @@
  *    only for the stream to reach its end;
  *  - NCQ: up to 32 commands wait in the drive; when the head is free the
  *    drive serves the one with the shortest positioning time
- *    (buffer hits first), oldest first among equals.
+ *    (buffer hits first), oldest first among equals, unless the oldest has
+ *    waited longer than the aging limit, which then goes next.
  *
  * Times inside are double nanoseconds; the interface rounds up to whole
  * nanoseconds, so a caller that waits until dm_next_event() is never early.
@@ -80,6 +81,9 @@ static const struct dm_param t7k250_params[] = {
 	 "adaptively); 16 segments of 512 KiB"},
 	{"bus_rate", 300, "MB/s", "[T7K250] SATA 3.0 Gb/s: 300 MB/s buffer-host"},
 	{"ncq_depth", 32, "commands", "[T7K250] Native Command Queuing, 32 tags"},
+	{"ncq_aging", 1000, "ms",
+	 "assumed: drives bound how long shortest-positioning-first may pass a queued "
+	 "command over; the limit is not published. A command older than this goes next"},
 };
 
 static const struct dm_drive t7k250 = {
@@ -413,6 +417,7 @@ static int build_geometry(struct disk_model *m)
 		return -EINVAL;
 	}
 	g->segment_sectors = (uint32_t)(dm_param(d, "buffer") * 2 / g->segments);
+	g->aging_ns = dm_param(d, "ncq_aging") * 1e6;
 	m->skew = g->switch_ns / g->rev_ns;
 	/*
 	 * Sectors per track: a zone's sustained rate is one track per
@@ -737,6 +742,16 @@ static void start_next(struct disk_model *m, double t)
 	}
 	if (best < 0)
 		return;
+	/* aging: a command passed over for too long goes next, whatever its position */
+	for (uint32_t q = m->queued; q; q &= q - 1) {
+		int tag = __builtin_ctz(q);
+
+		if (m->cmds[tag].order == oldest &&
+		    t - (double)m->cmds[tag].arrive > m->g.aging_ns) {
+			best = tag;
+			m->st.aged++;
+		}
+	}
 	if (m->cmds[best].order != oldest)
 		m->st.reordered++;
 	m->queued &= ~(1u << best);

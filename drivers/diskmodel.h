@@ -46,6 +46,7 @@ struct dm_stats {
 	uint64_t misses;      /* positioned: seek and/or head switch and rotation */
 	uint64_t seeks;	      /* misses that moved the arm */
 	uint64_t reordered;   /* NCQ: served before an older queued command */
+	uint64_t aged;	      /* NCQ: served first because it had waited too long */
 	uint64_t sectors;
 	uint64_t overhead_ns, seek_ns, rotate_ns, media_ns, bus_ns, hit_ns;
 	uint64_t service_ns; /* command start to completion, summed */
@@ -111,6 +112,7 @@ struct dm_geometry {
 	double seek_a, seek_b, seek_c, seek_e; /* a + b*sqrt(d) below seek_d0, c + e*d above */
 	uint32_t seek_d0;
 	uint32_t segments, segment_sectors;
+	double aging_ns; /* NCQ: the longest a queued command is passed over */
 };
 
 void dm_geometry(const struct disk_model *m, struct dm_geometry *g);
