@@ -18,6 +18,7 @@
  * The suites (tools/mkbench builds their images, build/img/bench-NAME.img):
  *   smoke   tiny: every workload once, for `make test`
  *   quick   `make run`: a 192 MiB file in mem=96M (the seeds' file:RAM of 2:1)
+ * (readahead thrashing, which needs a boot with less memory, is run by tools/bench)
  *   seeds   `make bench`: the seeds' 4 GiB file with 64 KiB records in mem=2G
  */
 #include <stdio.h>
@@ -64,9 +65,17 @@ static const char *const quick_runs[] = {
 	PIPE(30000),
 	PIPE(60000),
 	PIPE(120000),
+	"sysbench threads=1 requests=1000",
+	"sysbench threads=8 requests=1000",
+	"sysbench threads=64 requests=1000",
+	"interleave streams=8",
+	"interleave streams=8 order=random",
+	"interleave streams=8 share=1",
+	"interleave streams=8 share=1 order=random",
 	NULL,
 };
 
+/* sysbench rndrd as the seeds ran it: 4 GiB, 64 KiB blocks, 10000 requests, 1-256 threads */
 static const char *const seeds_runs[] = {
 	"iozone r=64k",
 	"aiostress o=1",
@@ -80,6 +89,19 @@ static const char *const seeds_runs[] = {
 	PIPE(60000),
 	PIPE(90000),
 	PIPE(120000),
+	"sysbench threads=1",
+	"sysbench threads=2",
+	"sysbench threads=4",
+	"sysbench threads=8",
+	"sysbench threads=16",
+	"sysbench threads=32",
+	"sysbench threads=64",
+	"sysbench threads=128",
+	"sysbench threads=256",
+	"interleave streams=8 s=512m",
+	"interleave streams=8 s=512m order=random",
+	"interleave streams=8 s=512m share=1",
+	"interleave streams=8 s=512m share=1 order=random",
 	NULL,
 };
 /* clang-format on */

@@ -8,7 +8,7 @@
 # the results folder tools/bench-report makes, and bad input.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 22
+tap_plan 24
 
 if ! tools/mkbench smoke >"$TAP_TMP/mkbench.log" 2>&1; then
 	sed 's/^/# /' "$TAP_TMP/mkbench.log"
@@ -83,6 +83,11 @@ tap_is "$QSTATUS" 0 "bench thrash: 24 paced readers, both algorithms"
 check "thrash: every byte verified, the seeds' two columns in RESULT" "len([r for r in R if r['workload'] == 'thrash' and r['verified'] and r['max_mbps'] > 0 and r['min_avg_req_kb'] > 0 and r['streams'] == 24]) == 2"
 tap_grep '^RESULT \{"cmd":"bench-sample","workload":"thrash","ra":"ondemand","t":1,"streams":' "$QOUT" \
 	"thrash: a sample each second"
+
+# sysbench's threads sharing one file, and interleaved streams through one open
+qemu --mem 64M --disk "$IMG" --timeout 120 -- "run=bench sysbench threads=8 requests=200;bench interleave streams=4 share=1 order=random s=8m"
+tap_is "$QSTATUS" 0 "bench sysbench (8 threads) and bench interleave (one open, random order)"
+check "sysbench and interleave: every byte verified, their keys" "len([r for r in R if r['verified'] and ((r['workload'] == 'sysbench' and r['threads'] == 8 and r['requests'] == 200 and r['calls'] == 200) or (r['workload'] == 'interleave' and r['test'] == 'random-shared' and r['streams'] == 4))]) == 2"
 
 # bad input: one error line naming what is wrong, and a failed command
 qemu --mem 64M --disk "$IMG" --timeout 60 -- "run=bench nosuch;bench iozone r=3;bench iozone colour=red;bench suite=nosuch;bench pipeline ra=legacy ra_async=0"

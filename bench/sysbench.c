@@ -1,0 +1,121 @@
+/*
+ * sysbench fileio rndrd/seqrd semantics: threads= threads share one open
+ * file (sysbench opens its files once for all threads, so they share the
+ * readahead state) and take requests= block-sized reads from a common
+ * counter until all are done; rndrd reads blocks at random over the file,
+ * seqrd the file in order. Reports the total time in seconds, as the
+ * seeds' table prints it. Request k's offset depends only on k, so the set
+ * of blocks read is the same whatever the threads' interleaving.
+ */
+#include <stdio.h>
+
+#include "bench/bench.h"
+#include "kernel/sched.h"
+#include "mm/mm.h"
+
+static const char *const mode_names[] = {"rndrd", "seqrd", NULL};
+
+static const struct bench_param sysbench_params[] = {
+	{"path", KV_STRING, NULL, (uintptr_t) "/bench/big.pat", 0, 0, "the file (4 GiB in seeds)"},
+	{"mode", KV_ENUM, mode_names, 0, 0, 0, "rndrd (random) or seqrd (sequential)"},
+	{"bs", KV_SIZE, NULL, 64 << 10, 4096, 16 << 20, "block size (file-block-size)"},
+	{"threads", KV_UINT, NULL, 1, 1, 256, "threads (num-threads)"},
+	{"requests", KV_UINT, NULL, 10000, 1, 100000000, "reads in all (max-requests)"},
+};
+
+struct sb_shared {
+	struct bench *b;
+	struct file *f;
+	uint64_t blocks, bs, requests, next;
+	bool random;
+	int err;
+};
+
+struct sb_thread {
+	struct sb_shared *s;
+	void *buf;
+	struct thread *t;
+};
+
+static uint64_t block_of(const struct sb_shared *s, uint64_t k)
+{
+	uint64_t z = k * 0x9e3779b97f4a7c15ULL + 0x5eed;
+
+	if (!s->random)
+		return k % s->blocks;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31)) % s->blocks;
+}
+
+static int sb_fn(void *arg)
+{
+	struct sb_thread *t = arg;
+	struct sb_shared *s = t->s;
+
+	while (s->next < s->requests && !s->err) {
+		uint64_t k = s->next++;
+		ssize_t n = bench_pread(s->b, s->f, t->buf, s->bs, (loff_t)(block_of(s, k) * s->bs));
+
+		if (n != (ssize_t)s->bs)
+			s->err = n < 0 ? (int)n : -EIO;
+	}
+	return 0;
+}
+
+static int sysbench_run(struct bench *b)
+{
+	struct sb_shared s = {.b = b};
+	uint64_t nthreads = bench_u(b, "threads");
+	struct sb_thread *th;
+	char name[24];
+	int err = 0;
+
+	s.bs = bench_u(b, "bs");
+	s.requests = bench_u(b, "requests");
+	s.random = bench_u(b, "mode") == 0;
+	s.f = bench_open(b, bench_s(b, "path"));
+	if (!s.f)
+		return -ENOENT;
+	s.blocks = (uint64_t)bench_size(s.f) / s.bs;
+	th = kzalloc(nthreads * sizeof(*th));
+	if (!th || !s.blocks) {
+		bench_close(b, s.f);
+		kfree(th);
+		printf("bench sysbench: %s\n", th ? "the file holds no whole block" : "no memory");
+		return th ? -EINVAL : -ENOMEM;
+	}
+	for (uint64_t i = 0; i < nthreads && !err; i++) {
+		th[i].s = &s;
+		th[i].buf = bench_buffer(b, s.bs);
+		if (!th[i].buf)
+			err = -ENOMEM;
+	}
+	snprintf(name, sizeof(name), "%s-t%llu", mode_names[bench_u(b, "mode")],
+		 (unsigned long long)nthreads);
+	bench_phase_begin(b, name, s.f, s.requests * s.bs);
+	for (uint64_t i = 0; i < nthreads && !err; i++) {
+		th[i].t = thread_create("sysbench", sb_fn, &th[i]);
+		if (!th[i].t) {
+			printf("bench sysbench: no memory for thread %llu\n", (unsigned long long)i);
+			s.err = err = -ENOMEM;
+		}
+	}
+	for (uint64_t i = 0; i < nthreads; i++)
+		if (th[i].t)
+			thread_join(th[i].t);
+	if (s.err && !err)
+		err = s.err;
+	bench_result_u64(b, "threads", nthreads);
+	bench_result_u64(b, "requests", s.requests);
+	if (bench_phase_end(b))
+		err = -EIO;
+	bench_close(b, s.f);
+	for (uint64_t i = 0; i < nthreads; i++)
+		kfree(th[i].buf);
+	kfree(th);
+	return err;
+}
+
+BENCH_WORKLOAD(sysbench, "sysbench fileio rndrd/seqrd: threads sharing one file, seconds",
+	       sysbench_params, sysbench_run, false);
