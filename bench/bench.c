@@ -362,8 +362,8 @@ void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64
 	memset(&b->ra_end, 0, sizeof(b->ra_end));
 	snprintf(b->file_path, sizeof(b->file_path), "%s", f && f->f_path ? f->f_path : "");
 	b->bdev = f && f->f_inode->i_sb ? f->f_inode->i_sb->s_bdev
-		  : vfs_root		  ? vfs_root->s_bdev
-					  : NULL;
+		  : vfs_root		? vfs_root->s_bdev
+					: NULL;
 	b->thrashed0 = ra_global_stats.thrashed_pages;
 	if (b->bdev)
 		b->disk0 = b->bdev->stats;

@@ -93,7 +93,7 @@ struct bench {
 	struct disk_stats disk0;
 	struct ra_stats ra0, ra_end; /* ra_end: taken when the phase's file is closed in it */
 	bool ra_end_valid;
-	bool ra_collect; /* a phase over many files: their counters add up at close */
+	bool ra_collect;	 /* a phase over many files: their counters add up at close */
 	unsigned long thrashed0; /* all files' thrashed pages when the phase began */
 	unsigned long ra_pages_end;
 	char file_path[64];
@@ -143,10 +143,10 @@ int bench_phase_end(struct bench *b);
 
 /* What a phase has done so far, for workloads that print samples as they go. */
 struct bench_sample {
-	uint64_t ns;		       /* since the phase began */
-	uint64_t bytes;		       /* read by the workload */
+	uint64_t ns;			   /* since the phase began */
+	uint64_t bytes;			   /* read by the workload */
 	uint64_t disk_reads, disk_sectors; /* the disk's read requests */
-	uint64_t thrashed;	       /* pages read ahead and evicted unread, all files */
+	uint64_t thrashed;		   /* pages read ahead and evicted unread, all files */
 };
 void bench_sample(struct bench *b, struct bench_sample *s);
 

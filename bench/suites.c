@@ -72,6 +72,9 @@ static const char *const quick_runs[] = {
 	"interleave streams=8 order=random",
 	"interleave streams=8 share=1",
 	"interleave streams=8 share=1 order=random",
+	"oltp threads=1 s=128m transactions=300",
+	"oltp threads=8 s=128m transactions=300",
+	"oltp threads=32 s=128m transactions=300",
 	NULL,
 };
 
@@ -102,6 +105,13 @@ static const char *const seeds_runs[] = {
 	"interleave streams=8 s=512m order=random",
 	"interleave streams=8 s=512m share=1",
 	"interleave streams=8 s=512m share=1 order=random",
+	"oltp threads=1",
+	"oltp threads=2",
+	"oltp threads=4",
+	"oltp threads=8",
+	"oltp threads=16",
+	"oltp threads=32",
+	"oltp threads=64",
 	NULL,
 };
 /* clang-format on */

@@ -55,7 +55,8 @@ static int sb_fn(void *arg)
 
 	while (s->next < s->requests && !s->err) {
 		uint64_t k = s->next++;
-		ssize_t n = bench_pread(s->b, s->f, t->buf, s->bs, (loff_t)(block_of(s, k) * s->bs));
+		ssize_t n =
+			bench_pread(s->b, s->f, t->buf, s->bs, (loff_t)(block_of(s, k) * s->bs));
 
 		if (n != (ssize_t)s->bs)
 			s->err = n < 0 ? (int)n : -EIO;
@@ -97,7 +98,8 @@ static int sysbench_run(struct bench *b)
 	for (uint64_t i = 0; i < nthreads && !err; i++) {
 		th[i].t = thread_create("sysbench", sb_fn, &th[i]);
 		if (!th[i].t) {
-			printf("bench sysbench: no memory for thread %llu\n", (unsigned long long)i);
+			printf("bench sysbench: no memory for thread %llu\n",
+			       (unsigned long long)i);
 			s.err = err = -ENOMEM;
 		}
 	}

@@ -153,7 +153,8 @@ static int thrash_run(struct bench *b)
 				      ? (double)(cur.disk_sectors - prev.disk_sectors) / 2.0 /
 						(double)(cur.disk_reads - prev.disk_reads)
 				      : 0;
-			printf("RESULT {\"cmd\":\"bench-sample\",\"workload\":\"thrash\",\"ra\":\"%s\","
+			printf("RESULT "
+			       "{\"cmd\":\"bench-sample\",\"workload\":\"thrash\",\"ra\":\"%s\","
 			       "\"t\":%u,\"streams\":%u,\"mbps\":%.3f,\"disk_mbps\":%.3f,"
 			       "\"avg_req_kb\":%.1f,\"thrashed_pages\":%llu}\n",
 			       ra_algo_name(b->ra), ++sec, started, mbps,
@@ -167,7 +168,7 @@ static int thrash_run(struct bench *b)
 			prev = cur;
 		}
 		sleep_ns(next + NSEC_PER_SEC - now < 100 * NSEC_PER_MSEC ? next + NSEC_PER_SEC - now
-									  : 100 * NSEC_PER_MSEC);
+									 : 100 * NSEC_PER_MSEC);
 	}
 	stop = true;
 	for (unsigned int i = 0; i < nstreams; i++) {

@@ -85,9 +85,9 @@ tap_grep '^RESULT \{"cmd":"bench-sample","workload":"thrash","ra":"ondemand","t"
 	"thrash: a sample each second"
 
 # sysbench's threads sharing one file, and interleaved streams through one open
-qemu --mem 64M --disk "$IMG" --timeout 120 -- "run=bench sysbench threads=8 requests=200;bench interleave streams=4 share=1 order=random s=8m"
-tap_is "$QSTATUS" 0 "bench sysbench (8 threads) and bench interleave (one open, random order)"
-check "sysbench and interleave: every byte verified, their keys" "len([r for r in R if r['verified'] and ((r['workload'] == 'sysbench' and r['threads'] == 8 and r['requests'] == 200 and r['calls'] == 200) or (r['workload'] == 'interleave' and r['test'] == 'random-shared' and r['streams'] == 4))]) == 2"
+qemu --mem 64M --disk "$IMG" --timeout 120 -- "run=bench sysbench threads=8 requests=200;bench interleave streams=4 share=1 order=random s=8m;bench oltp threads=4 s=16m transactions=20"
+tap_is "$QSTATUS" 0 "bench sysbench (8 threads), interleave (one open, random order) and oltp (4 threads)"
+check "sysbench, interleave and oltp: every byte verified, their keys" "len([r for r in R if r['verified'] and ((r['workload'] == 'sysbench' and r['threads'] == 8 and r['requests'] == 200 and r['calls'] == 200) or (r['workload'] == 'interleave' and r['test'] == 'random-shared' and r['streams'] == 4) or (r['workload'] == 'oltp' and r['threads'] == 4 and r['tps'] > 0))]) == 3"
 
 # bad input: one error line naming what is wrong, and a failed command
 qemu --mem 64M --disk "$IMG" --timeout 60 -- "run=bench nosuch;bench iozone r=3;bench iozone colour=red;bench suite=nosuch;bench pipeline ra=legacy ra_async=0"

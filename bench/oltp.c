@@ -1,0 +1,180 @@
+/*
+ * A synthetic stand-in for the seeds' sysbench OLTP on MySQL, built from
+ * patch 006's own analysis of that workload: MySQL "is accessing the db
+ * file non-uniformly: some parts are more hot than others", "mostly doing
+ * 4-page random reads, and sometimes doing two reads in a row".
+ *
+ * The database is the first s= bytes of the file (2 GiB), in 1 MiB
+ * regions whose popularity follows a Zipf distribution (region k with
+ * weight 1/k^theta, theta = 1.0, regions shuffled over the file by a fixed
+ * seed). A transaction is reads= 16 KiB (4-page) reads, each in a region
+ * drawn from that distribution at a random 16 KiB-aligned offset, and with
+ * probability pairs= percent followed by the next 16 KiB ("two in a row").
+ * threads= threads share one open file and take transactions= in all
+ * from a common counter; transaction k's choices depend only on k.
+ * Reports transactions per second ("tps").
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "bench/bench.h"
+#include "kernel/sched.h"
+#include "mm/mm.h"
+
+#define OLTP_READ   (16 << 10)
+#define OLTP_REGION (1 << 20)
+
+static const struct bench_param oltp_params[] = {
+	{"path", KV_STRING, NULL, (uintptr_t) "/bench/big.pat", 0, 0, "the database file"},
+	{"s", KV_SIZE, NULL, 2ULL << 30, 16 << 20, 1ULL << 42, "database size"},
+	{"threads", KV_UINT, NULL, 1, 1, 256, "client threads"},
+	{"transactions", KV_UINT, NULL, 2000, 1, 10000000, "transactions in all"},
+	{"reads", KV_UINT, NULL, 10, 1, 1000, "16 KiB reads per transaction"},
+	{"pairs", KV_UINT, NULL, 20, 0, 100, "percent of reads followed by the next 16 KiB"},
+};
+
+struct oltp {
+	struct bench *b;
+	struct file *f;
+	uint64_t regions, transactions, next, reads, pairs;
+	double *cdf;	  /* Zipf over the regions, by popularity rank */
+	uint32_t *region; /* rank -> region of the file */
+	int err;
+};
+
+struct oltp_thread {
+	struct oltp *o;
+	void *buf;
+	struct thread *t;
+};
+
+static uint64_t mix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The @j-th read of transaction @k: its byte offset, and whether a neighbour follows. */
+static uint64_t oltp_offset(const struct oltp *o, uint64_t k, uint64_t j, bool *pair)
+{
+	uint64_t h = mix(k * 0x9e3779b97f4a7c15ULL + j * 0xd1b54a32d192ed03ULL + 1);
+	double u = (double)(h >> 11) / 9007199254740992.0;
+	uint64_t lo = 0, hi = o->regions - 1, h2 = mix(h);
+
+	while (lo < hi) { /* the first rank whose cumulative weight reaches u */
+		uint64_t mid = (lo + hi) / 2;
+
+		if (o->cdf[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*pair = h2 % 100 < o->pairs;
+	/* the last 16 KiB of a region has no neighbour inside it */
+	return (uint64_t)o->region[lo] * OLTP_REGION +
+	       (h2 >> 8) % (OLTP_REGION / OLTP_READ - 1) * OLTP_READ;
+}
+
+static int oltp_fn(void *arg)
+{
+	struct oltp_thread *t = arg;
+	struct oltp *o = t->o;
+
+	while (o->next < o->transactions && !o->err) {
+		uint64_t k = o->next++;
+
+		for (uint64_t j = 0; j < o->reads && !o->err; j++) {
+			bool pair;
+			uint64_t off = oltp_offset(o, k, j, &pair);
+
+			if (bench_pread(o->b, o->f, t->buf, OLTP_READ, (loff_t)off) != OLTP_READ ||
+			    (pair && bench_pread(o->b, o->f, t->buf, OLTP_READ,
+						 (loff_t)(off + OLTP_READ)) != OLTP_READ))
+				o->err = -EIO;
+		}
+	}
+	return 0;
+}
+
+static int oltp_run(struct bench *b)
+{
+	struct oltp o = {.b = b};
+	uint64_t nthreads = bench_u(b, "threads"), size = bench_u(b, "s"), rng = 0xdb;
+	struct oltp_thread *th = NULL;
+	double sum = 0;
+	char name[24];
+	int err = 0;
+
+	o.transactions = bench_u(b, "transactions");
+	o.reads = bench_u(b, "reads");
+	o.pairs = bench_u(b, "pairs");
+	o.f = bench_open(b, bench_s(b, "path"));
+	if (!o.f)
+		return -ENOENT;
+	if (size > (uint64_t)bench_size(o.f))
+		size = (uint64_t)bench_size(o.f);
+	o.regions = size / OLTP_REGION;
+	o.cdf = kmalloc(o.regions * sizeof(*o.cdf));
+	o.region = kmalloc(o.regions * sizeof(*o.region));
+	th = kzalloc(nthreads * sizeof(*th));
+	if (!o.regions || !o.cdf || !o.region || !th) {
+		printf("bench oltp: %s\n",
+		       o.regions ? "no memory" : "the file holds no 1 MiB region");
+		err = o.regions ? -ENOMEM : -EINVAL;
+		goto out;
+	}
+	for (uint64_t r = 0; r < o.regions; r++) {
+		sum += 1.0 / (double)(r + 1);
+		o.cdf[r] = sum;
+		o.region[r] = (uint32_t)r;
+	}
+	for (uint64_t r = 0; r < o.regions; r++)
+		o.cdf[r] /= sum;
+	for (uint64_t r = o.regions - 1; r > 0; r--) { /* hot regions spread over the file */
+		uint64_t x = bench_rand(&rng) % (r + 1);
+		uint32_t tmp = o.region[r];
+
+		o.region[r] = o.region[x];
+		o.region[x] = tmp;
+	}
+	for (uint64_t i = 0; i < nthreads && !err; i++) {
+		th[i].o = &o;
+		th[i].buf = bench_buffer(b, OLTP_READ);
+		if (!th[i].buf)
+			err = -ENOMEM;
+	}
+	if (err)
+		goto out;
+	snprintf(name, sizeof(name), "t%llu", (unsigned long long)nthreads);
+	bench_phase_begin(b, name, o.f, 0);
+	for (uint64_t i = 0; i < nthreads && !o.err; i++) {
+		th[i].t = thread_create("oltp", oltp_fn, &th[i]);
+		if (!th[i].t) {
+			printf("bench oltp: no memory for thread %llu\n", (unsigned long long)i);
+			o.err = -ENOMEM;
+		}
+	}
+	for (uint64_t i = 0; i < nthreads; i++)
+		if (th[i].t)
+			thread_join(th[i].t);
+	err = o.err;
+	bench_result_u64(b, "threads", nthreads);
+	bench_result_u64(b, "transactions", o.transactions);
+	bench_result_double(b, "tps", (double)o.transactions / ((double)(ktime_ns() - b->t0) / 1e9),
+			    2);
+	if (bench_phase_end(b))
+		err = -EIO;
+out:
+	if (th)
+		for (uint64_t i = 0; i < nthreads; i++)
+			kfree(th[i].buf);
+	kfree(th);
+	kfree(o.cdf);
+	kfree(o.region);
+	bench_close(b, o.f);
+	return err;
+}
+
+BENCH_WORKLOAD(oltp, "OLTP-like: skewed 16 KiB random reads, sometimes two in a row; tps",
+	       oltp_params, oltp_run, false);
