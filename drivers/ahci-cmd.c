@@ -366,18 +366,21 @@ static void ahci_service(struct ahci_port *port)
  * -icount that is instructions spent polling, longer in host time).
  * Returns 0, -EIO when the port reported an error, -ETIMEDOUT.
  */
-static int model_wait_real(struct ahci_port *port, uint32_t bit)
+static int model_wait_real(struct ahci_port *port, uint32_t bit, uint32_t *is_out)
 {
 	unsigned long flags = local_irq_save();
 	bool freeze = ktime_is_virtual(), late = false;
 	uint64_t limit = port->timeout_ns / NSEC_PER_USEC * tsc_khz / 1000;
 	uint64_t begin = ktime_stall_begin(freeze);
+	uint32_t is = 0, serr;
 	int ret = -ETIMEDOUT;
 
 	/*
-	 * Everything that differs between a late and an on-time completion
-	 * happens between ktime_stall_begin() and ktime_stall_end(), so under
-	 * the virtual clock both cost the kernel the same time.
+	 * Everything whose course depends on the host happens between
+	 * ktime_stall_begin() and ktime_stall_end(): waiting for the real I/O,
+	 * and reading the port's status, whose bits depend on which other
+	 * commands the host has finished by now. So under the virtual clock a
+	 * completion costs the kernel the same time whatever the host did.
 	 */
 	for (;;) {
 		if (!((readl(&port->regs->ci) | readl(&port->regs->sact)) & bit)) {
@@ -397,6 +400,24 @@ static int model_wait_real(struct ahci_port *port, uint32_t bit)
 		port->bdev.model_late++;
 		port->bdev.model_late_tsc += rdtsc() - begin;
 	}
+	if (ret != -ETIMEDOUT) {
+		is = ahci_take_is(port);
+		serr = readl(&port->regs->serr);
+		switch (ahci_classify(is, serr, readl(&port->regs->tfd), NULL)) {
+		case AHCI_EV_NONE:
+			break;
+		case AHCI_EV_NOTE:
+			port->nr_noted++;
+			port->serr_noted |= serr;
+			if (serr)
+				writel(serr, &port->regs->serr);
+			break;
+		case AHCI_EV_RECOVER:
+			ret = -EIO;
+			break;
+		}
+	}
+	*is_out = is;
 	ktime_stall_end(begin, freeze);
 	local_irq_restore(flags);
 	return ret;
@@ -408,8 +429,8 @@ static void ahci_service_modelled(struct ahci_port *port)
 
 	while (port->state == PORT_RUNNING && dm_next_event(m) <= ktime_ns()) {
 		struct dm_completion c;
-		int slot = dm_reap(m, ktime_ns(), &c), err = 0;
-		uint32_t bit;
+		int slot = dm_reap(m, ktime_ns(), &c), err;
+		uint32_t bit, is;
 
 		if (slot < 0)
 			break;
@@ -419,7 +440,7 @@ static void ahci_service_modelled(struct ahci_port *port)
 			       port->name, port->bdev.name, slot);
 			continue;
 		}
-		err = model_wait_real(port, bit);
+		err = model_wait_real(port, bit, &is);
 		if (err == -ETIMEDOUT) {
 			port->nr_timeouts++;
 			dm_abort_all(m, ktime_ns());
@@ -427,7 +448,7 @@ static void ahci_service_modelled(struct ahci_port *port)
 				   true);
 			return;
 		}
-		if (port_error(port, ahci_take_is(port)))
+		if (err && port_error(port, is))
 			return;
 		end_slot(port, slot, 0, 0);
 	}
