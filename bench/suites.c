@@ -20,6 +20,7 @@
  *   quick   `make run`: a 192 MiB file in mem=96M (the seeds' file:RAM of 2:1)
  * (readahead thrashing, which needs a boot with less memory, is run by tools/bench)
  *   seeds   `make bench`: the seeds' 4 GiB file with 64 KiB records in mem=2G
+ *   seeds-concurrent  `make bench` too: sysbench, oltp, interleave on the same image
  */
 #include <stdio.h>
 #include <string.h>
@@ -78,7 +79,6 @@ static const char *const quick_runs[] = {
 	NULL,
 };
 
-/* sysbench rndrd as the seeds ran it: 4 GiB, 64 KiB blocks, 10000 requests, 1-256 threads */
 static const char *const seeds_runs[] = {
 	"iozone r=64k",
 	"aiostress o=1",
@@ -92,6 +92,16 @@ static const char *const seeds_runs[] = {
 	PIPE(60000),
 	PIPE(90000),
 	PIPE(120000),
+	NULL,
+};
+
+/*
+ * The seeds' concurrent benchmarks (readahead thrashing, which needs a boot
+ * with less memory, is run by tools/bench): sysbench rndrd as the seeds ran
+ * it (4 GiB, 64 KiB blocks, 10000 requests, 1-256 threads), the OLTP-like
+ * workload at 1-64 threads, interleaved streams.
+ */
+static const char *const seeds_concurrent_runs[] = {
 	"sysbench threads=1",
 	"sysbench threads=2",
 	"sysbench threads=4",
@@ -101,10 +111,6 @@ static const char *const seeds_runs[] = {
 	"sysbench threads=64",
 	"sysbench threads=128",
 	"sysbench threads=256",
-	"interleave streams=8 s=512m",
-	"interleave streams=8 s=512m order=random",
-	"interleave streams=8 s=512m share=1",
-	"interleave streams=8 s=512m share=1 order=random",
 	"oltp threads=1",
 	"oltp threads=2",
 	"oltp threads=4",
@@ -112,6 +118,10 @@ static const char *const seeds_runs[] = {
 	"oltp threads=16",
 	"oltp threads=32",
 	"oltp threads=64",
+	"interleave streams=8 s=512m",
+	"interleave streams=8 s=512m order=random",
+	"interleave streams=8 s=512m share=1",
+	"interleave streams=8 s=512m share=1 order=random",
 	NULL,
 };
 /* clang-format on */
@@ -120,6 +130,7 @@ static const struct bench_suite suites[] = {
 	{"smoke", smoke_runs},
 	{"quick", quick_runs},
 	{"seeds", seeds_runs},
+	{"seeds-concurrent", seeds_concurrent_runs},
 };
 
 /* --- the suite's table ---------------------------------------------------------------- */
@@ -292,7 +303,7 @@ static int run_suite(const char *name, const char *ra_list)
 		if (!strcmp(suites[i].name, name))
 			s = &suites[i];
 	if (!s) {
-		pr_err("bench: no suite '%s' (smoke, quick, seeds)\n", name);
+		pr_err("bench: no suite '%s' (smoke, quick, seeds, seeds-concurrent)\n", name);
 		return -EINVAL;
 	}
 	snprintf(list, sizeof(list), "%s", ra_list ? ra_list : "legacy,ondemand");
