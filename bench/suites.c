@@ -323,27 +323,26 @@ static int run_suite(const char *name, const char *ra_list)
 	print_table(name, ra, nra);
 	printf("bench suite %s: %d runs failed, %.1f s\n", name, failed,
 	       (double)(ktime_ns() - t0) / 1e9);
+	/* one RESULT a row (a suite's rows would not fit one line), then the summary */
+	for (int i = 0; i < nr_rows; i++) {
+		struct result r;
+
+		result_begin(&r, "bench-row");
+		result_str(&r, "suite", name);
+		result_str(&r, "test", rows[i].label);
+		result_str(&r, "unit", rows[i].unit);
+		for (int c = 0; c < nra; c++)
+			if (rows[i].have[c])
+				result_double(&r, ra_algo_name(ra[c]), rows[i].v[c], 4);
+		result_end(&r);
+	}
 	{
 		struct result r;
-		static struct json_buf j;
 
-		json_init(&j);
-		json_printf(&j, "[");
-		for (int i = 0; i < nr_rows; i++) {
-			json_printf(&j, "%s{\"test\":", i ? "," : "");
-			json_string(&j, rows[i].label);
-			json_printf(&j, ",\"unit\":\"%s\"", rows[i].unit);
-			for (int c = 0; c < nra; c++)
-				if (rows[i].have[c])
-					json_printf(&j, ",\"%s\":%.4f", ra_algo_name(ra[c]),
-						    rows[i].v[c]);
-			json_printf(&j, "}");
-		}
-		json_printf(&j, "]");
 		result_begin(&r, "bench-suite");
 		result_str(&r, "suite", name);
 		result_u64(&r, "failed", (uint64_t)failed);
-		result_raw(&r, "rows", j.overflow ? "[]" : j.buf);
+		result_u64(&r, "rows", (uint64_t)nr_rows);
 		result_str(&r, "clock", ktime_clock_name());
 		result_end(&r);
 	}
