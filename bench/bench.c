@@ -498,6 +498,7 @@ int bench_phase_end(struct bench *b)
 		   ra.calls[RA_CASE_SEQ_FIRST] + ra.calls[RA_CASE_LEGACY_FIRST]);
 	result_u64(&r, "ra_seq_next", ra.calls[RA_CASE_SEQ_NEXT] + ra.calls[RA_CASE_LEGACY_AHEAD]);
 	result_u64(&r, "ra_random", ra.calls[RA_CASE_RANDOM] + ra.calls[RA_CASE_LEGACY_RANDOM]);
+	result_u64(&r, "ra_windows", ra.sync_ios + ra.async_ios);
 	result_u64(&r, "ra_sync", ra.sync_ios);
 	result_u64(&r, "ra_async", ra.async_ios);
 	result_u64(&r, "ra_pages", ra.pages);
