@@ -1,10 +1,10 @@
 /*
  * What the driver decides from what the hardware says
  * (drivers/ahci-events.c, host-buildable): which PCI functions it drives,
- * and what a port's interrupt status means. Real SATA links set recovered and diagnostic SError bits
- * with no command failing; each recovery costs a COMRESET and skews a
- * benchmark, so only what means a failed command or a lost link starts
- * recovery, as Linux libahci and Intel's PxSERR description have it:
+ * and what a port's interrupt status means. Real SATA links set recovered
+ * and diagnostic SError bits with no command failing; each recovery costs a
+ * COMRESET and skews a benchmark, so only what means a failed command or a
+ * lost link starts recovery, as Linux libahci and Intel's PxSERR description have it:
  *  - the fatal PxIS bits (task file, host bus data and fatal, interface
  *    fatal, overflow, bad port multiplier status, unknown FIS);
  *  - a link change (PxIS.PCS, PxIS.PRCS);

@@ -207,7 +207,8 @@ void diskmodel_json(struct block_device *b, struct json_buf *j)
 	json_printf(j,
 		    "{\"drive\":\"%s\",\"commands\":%llu,\"buffer_hits\":%llu,"
 		    "\"lookahead_hits\":%llu,\"misses\":%llu,\"seeks\":%llu,\"reordered\":%llu,"
-		    "\"aged\":%llu,\"max_queued\":%u,\"overhead_us\":%llu,\"seek_us\":%llu,\"rotate_us\":%llu,"
+		    "\"aged\":%llu,\"max_queued\":%u,\"overhead_us\":%llu,\"seek_us\":%llu,"
+		    "\"rotate_us\":%llu,"
 		    "\"media_us\":%llu,\"bus_us\":%llu,\"hit_us\":%llu,\"busy_us\":%llu,"
 		    "\"host_late\":%llu,\"host_late_ms\":%llu}",
 		    dm_drive_of(b->dmodel)->name, (unsigned long long)m->commands,
@@ -258,6 +259,23 @@ static void diskstats_json(struct block_device *b, struct json_buf *j)
 	json_printf(j, "}");
 }
 
+/*
+ * The disk=N filter of diskstats and diskmodel: parse @argv against @specs
+ * (v[0] is disk=), set *@one (NULL: every disk) and open @j's JSON array.
+ */
+static int disks_args(const char *cmd, int argc, char **argv, const struct kv_spec *specs, int n,
+		      struct kv_value *v, struct block_device **one, struct json_buf *j)
+{
+	*one = NULL;
+	if (kcmd_args(argc, argv, specs, n, v, NULL))
+		return -EINVAL;
+	if (v[0].present && !(*one = arg_disk(cmd, &v[0])))
+		return -ENODEV;
+	json_init(j);
+	json_printf(j, "[");
+	return 0;
+}
+
 static int cmd_diskstats(int argc, char **argv)
 {
 	static const struct kv_spec specs[] = {
@@ -266,16 +284,13 @@ static int cmd_diskstats(int argc, char **argv)
 	};
 	static struct json_buf j;
 	struct kv_value v[ARRAY_SIZE(specs)];
-	struct block_device *one = NULL;
+	struct block_device *one;
 	struct result r;
-	int listed = 0;
+	int listed = 0, err;
 
-	if (kcmd_args(argc, argv, specs, ARRAY_SIZE(specs), v, NULL))
-		return -EINVAL;
-	if (v[0].present && !(one = arg_disk("diskstats", &v[0])))
-		return -ENODEV;
-	json_init(&j);
-	json_printf(&j, "[");
+	err = disks_args("diskstats", argc, argv, specs, ARRAY_SIZE(specs), v, &one, &j);
+	if (err)
+		return err;
 	for (int i = 0; i < blk_disk_count(); i++) {
 		struct block_device *b = blk_get_disk(i);
 
@@ -347,17 +362,14 @@ static int cmd_diskmodel(int argc, char **argv)
 	};
 	static struct json_buf j;
 	struct kv_value v[ARRAY_SIZE(specs)];
-	struct block_device *one = NULL;
+	struct block_device *one;
 	const struct disk_model *shown = NULL;
 	struct result r;
-	int listed = 0;
+	int listed = 0, err;
 
-	if (kcmd_args(argc, argv, specs, ARRAY_SIZE(specs), v, NULL))
-		return -EINVAL;
-	if (v[0].present && !(one = arg_disk("diskmodel", &v[0])))
-		return -ENODEV;
-	json_init(&j);
-	json_printf(&j, "[");
+	err = disks_args("diskmodel", argc, argv, specs, ARRAY_SIZE(specs), v, &one, &j);
+	if (err)
+		return err;
 	for (int i = 0; i < blk_disk_count(); i++) {
 		struct block_device *b = blk_get_disk(i);
 

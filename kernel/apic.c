@@ -4,7 +4,8 @@
  * APIC: MSI from devices (vectors handed out by irq_alloc_vector), the
  * APIC timer (one-shot, armed for the earliest timed sleeper: no periodic
  * tick, so an idle CPU under QEMU's instruction-count clock skips straight
- * to the next deadline) and the spurious vector. The dispatcher acknowledges each interrupt with an EOI.
+ * to the next deadline) and the spurious vector. The dispatcher acknowledges
+ * each interrupt with an EOI.
  */
 #include <stdio.h>
 
