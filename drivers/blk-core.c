@@ -226,7 +226,7 @@ static struct request *get_request(struct request_queue *q, int dir)
 
 static void put_request(struct request_queue *q, struct request *rq)
 {
-	int dir = rq->op == REQ_OP_READ ? 0 : 1;
+	int dir = op_dir(rq->op);
 
 	list_add(&rq->queuelist, &q->free);
 	q->nr_allocated--;
@@ -237,15 +237,10 @@ static void put_request(struct request_queue *q, struct request *rq)
 
 /* --- the elevator ------------------------------------------------------------ */
 
-static int rq_dir(const struct request *rq)
-{
-	return rq->op == REQ_OP_READ ? 0 : 1;
-}
-
 /* Deadline: keep @rq in its direction's list in ascending sector order. */
 static void elv_sort_insert(struct request_queue *q, struct request *rq)
 {
-	struct list_head *head = &q->sort[rq_dir(rq)];
+	struct list_head *head = &q->sort[op_dir(rq->op)];
 	struct request *o;
 
 	list_for_each_entry (o, head, sortlink) {
@@ -259,7 +254,7 @@ static void elv_sort_insert(struct request_queue *q, struct request *rq)
 
 static struct request *elv_sort_next(struct request_queue *q, struct request *rq)
 {
-	struct list_head *head = &q->sort[rq_dir(rq)];
+	struct list_head *head = &q->sort[op_dir(rq->op)];
 
 	return rq->sortlink.next == head ? NULL
 					 : list_entry(rq->sortlink.next, struct request, sortlink);
@@ -276,7 +271,7 @@ static void elv_add(struct request_queue *q, struct request *rq)
 /* @rq leaves the pending list (dispatched, or merged into another). */
 static void elv_remove(struct request_queue *q, struct request *rq)
 {
-	int dir = rq_dir(rq);
+	int dir = op_dir(rq->op);
 
 	list_del_init(&rq->queuelist);
 	if (q->elevator != ELEVATOR_DEADLINE)
@@ -289,7 +284,7 @@ static void elv_remove(struct request_queue *q, struct request *rq)
 /* A pending request's first sector moved (a front merge): its sort position too. */
 static void elv_resort(struct request_queue *q, struct request *rq)
 {
-	int dir = rq_dir(rq);
+	int dir = op_dir(rq->op);
 
 	if (q->elevator != ELEVATOR_DEADLINE)
 		return;
@@ -305,7 +300,7 @@ static struct request *fifo_first(struct request_queue *q, int dir)
 	struct request *rq;
 
 	list_for_each_entry (rq, &q->pending, queuelist)
-		if (rq_dir(rq) == dir)
+		if (op_dir(rq->op) == dir)
 			return rq;
 	return NULL;
 }
@@ -347,7 +342,7 @@ static struct request *deadline_next(struct request_queue *q)
 	if (q->batching == 0)
 		q->elv.batches++;
 dispatch:
-	dir = rq_dir(rq);
+	dir = op_dir(rq->op);
 	q->batching++;
 	q->next_rq[dir] = elv_sort_next(q, rq);
 	q->next_rq[!dir] = NULL;
