@@ -22,7 +22,6 @@ static const struct bench_param aio_params[] = {
 static int aio_run(struct bench *b)
 {
 	uint64_t rec = bench_u(b, "r"), size = bench_u(b, "s"), op = bench_u(b, "o"), n;
-	uint64_t rng = 0x5eed0003ULL;
 	uint32_t *order;
 	struct file *f;
 	void *buf;
@@ -47,16 +46,7 @@ static int aio_run(struct bench *b)
 		printf("bench aiostress: no memory for %llu records\n", (unsigned long long)n);
 		return -ENOMEM;
 	}
-	for (uint64_t i = 0; i < n; i++)
-		order[i] = (uint32_t)i;
-	if (op == 3)
-		for (uint64_t i = n - 1; i > 0; i--) {
-			uint64_t j = bench_rand(&rng) % (i + 1);
-			uint32_t t = order[i];
-
-			order[i] = order[j];
-			order[j] = t;
-		}
+	bench_permutation(order, n, op == 3 ? 0x5eed0003ULL : 0);
 	bench_phase_begin(b, op_names[op], f, n * rec);
 	for (uint64_t k = 0; k < n && !err; k++)
 		if (bench_pread(b, f, buf, rec, (loff_t)(order[k] * rec)) != (ssize_t)rec)

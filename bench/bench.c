@@ -194,6 +194,19 @@ uint64_t bench_rand(uint64_t *state)
 	return *state = x;
 }
 
+void bench_permutation(uint32_t *a, uint64_t n, uint64_t seed)
+{
+	for (uint64_t i = 0; i < n; i++)
+		a[i] = (uint32_t)i;
+	for (uint64_t i = n - 1; seed && i > 0 && i < n; i--) {
+		uint64_t j = bench_rand(&seed) % (i + 1);
+		uint32_t t = a[i];
+
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
 void bench_drop_caches(void)
 {
 	drop_pagecache();

@@ -152,6 +152,8 @@ void bench_sample(struct bench *b, struct bench_sample *s);
 
 /* A fixed-seed generator for workloads' random orders. */
 uint64_t bench_rand(uint64_t *state);
+/* @a[0..n) = 0..n-1, shuffled (Fisher-Yates) from @seed, or in order when @seed is 0. */
+void bench_permutation(uint32_t *a, uint64_t n, uint64_t seed);
 
 /* Suites (bench/suites.c): the column a run's phases go to, and recording one. */
 int bench_suite_column(void);

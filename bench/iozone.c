@@ -86,7 +86,7 @@ static int one_test(struct bench *b, int t, uint64_t size, uint64_t rec, void *b
 
 static int iozone_run(struct bench *b)
 {
-	uint64_t rec = bench_u(b, "r"), size = bench_u(b, "s"), n, rng = 0x10203040506ULL;
+	uint64_t rec = bench_u(b, "r"), size = bench_u(b, "s"), n;
 	int only = (int)bench_u(b, "i"), err = 0;
 	uint32_t *perm = NULL;
 	void *buf;
@@ -114,15 +114,7 @@ static int iozone_run(struct bench *b)
 			       (unsigned long long)n);
 			return -ENOMEM;
 		}
-		for (uint64_t i = 0; i < n; i++)
-			perm[i] = (uint32_t)i;
-		for (uint64_t i = n - 1; i > 0; i--) {
-			uint64_t j = bench_rand(&rng) % (i + 1);
-			uint32_t tmp = perm[i];
-
-			perm[i] = perm[j];
-			perm[j] = tmp;
-		}
+		bench_permutation(perm, n, 0x10203040506ULL);
 	}
 	for (int t = T_READ; t <= T_PREAD; t++) {
 		int e;

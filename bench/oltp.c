@@ -100,7 +100,7 @@ static int oltp_fn(void *arg)
 static int oltp_run(struct bench *b)
 {
 	struct oltp o = {.b = b};
-	uint64_t nthreads = bench_u(b, "threads"), size = bench_u(b, "s"), rng = 0xdb;
+	uint64_t nthreads = bench_u(b, "threads"), size = bench_u(b, "s");
 	struct oltp_thread *th = NULL;
 	double sum = 0;
 	char name[24];
@@ -127,17 +127,10 @@ static int oltp_run(struct bench *b)
 	for (uint64_t r = 0; r < o.regions; r++) {
 		sum += 1.0 / (double)(r + 1);
 		o.cdf[r] = sum;
-		o.region[r] = (uint32_t)r;
 	}
 	for (uint64_t r = 0; r < o.regions; r++)
 		o.cdf[r] /= sum;
-	for (uint64_t r = o.regions - 1; r > 0; r--) { /* hot regions spread over the file */
-		uint64_t x = bench_rand(&rng) % (r + 1);
-		uint32_t tmp = o.region[r];
-
-		o.region[r] = o.region[x];
-		o.region[x] = tmp;
-	}
+	bench_permutation(o.region, o.regions, 0xdb); /* hot regions spread over the file */
 	for (uint64_t i = 0; i < nthreads && !err; i++) {
 		th[i].o = &o;
 		th[i].buf = bench_buffer(b, OLTP_READ);
