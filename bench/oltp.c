@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "bench/bench.h"
+#include "bench/pattern.h"
 #include "kernel/sched.h"
 #include "mm/mm.h"
 
@@ -48,19 +49,12 @@ struct oltp_thread {
 	struct thread *t;
 };
 
-static uint64_t mix(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* The @j-th read of transaction @k: its byte offset, and whether a neighbour follows. */
 static uint64_t oltp_offset(const struct oltp *o, uint64_t k, uint64_t j, bool *pair)
 {
-	uint64_t h = mix(k * 0x9e3779b97f4a7c15ULL + j * 0xd1b54a32d192ed03ULL + 1);
+	uint64_t h = mix64(k * 0x9e3779b97f4a7c15ULL + j * 0xd1b54a32d192ed03ULL + 1);
 	double u = (double)(h >> 11) / 9007199254740992.0;
-	uint64_t lo = 0, hi = o->regions - 1, h2 = mix(h);
+	uint64_t lo = 0, hi = o->regions - 1, h2 = mix64(h);
 
 	while (lo < hi) { /* the first rank whose cumulative weight reaches u */
 		uint64_t mid = (lo + hi) / 2;

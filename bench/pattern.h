@@ -25,14 +25,18 @@ static inline uint64_t pattern_seed(const char *path)
 	return h;
 }
 
-/* The word at byte offset 8 * @word (splitmix64 of seed and index). */
-static inline uint64_t pattern_word(uint64_t seed, uint64_t word)
+/* splitmix64's finalizer: a well-mixed 64-bit function of @z (also the workloads' hash). */
+static inline uint64_t mix64(uint64_t z)
 {
-	uint64_t z = seed + (word + 1) * 0x9e3779b97f4a7c15ULL;
-
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+/* The word at byte offset 8 * @word (splitmix64 of seed and index). */
+static inline uint64_t pattern_word(uint64_t seed, uint64_t word)
+{
+	return mix64(seed + (word + 1) * 0x9e3779b97f4a7c15ULL);
 }
 
 static inline int pattern_file(const char *path)

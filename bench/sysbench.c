@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "bench/bench.h"
+#include "bench/pattern.h"
 #include "kernel/sched.h"
 #include "mm/mm.h"
 
@@ -39,13 +40,9 @@ struct sb_thread {
 
 static uint64_t block_of(const struct sb_shared *s, uint64_t k)
 {
-	uint64_t z = k * 0x9e3779b97f4a7c15ULL + 0x5eed;
-
 	if (!s->random)
 		return k % s->blocks;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return (z ^ (z >> 31)) % s->blocks;
+	return mix64(k * 0x9e3779b97f4a7c15ULL + 0x5eed) % s->blocks;
 }
 
 static int sb_fn(void *arg)
