@@ -109,8 +109,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		b->ra_given = true;
 	}
 	if (vals[n + 1].present) {
-		if (vals[n + 1].u > RA_MAX_KB || vals[n + 1].u % (PAGE_SIZE / 1024) ||
-		    (b->ra == RA_OFF && vals[n + 1].u)) {
+		if (!ra_kb_valid(vals[n + 1].u) || (b->ra == RA_OFF && vals[n + 1].u)) {
 			pr_err("bench %s: ra_kb=%s: expected a multiple of %lu up to %u (0 with "
 			       "ra=off)\n",
 			       b->w->name, vals[n + 1].raw, PAGE_SIZE / 1024, RA_MAX_KB);

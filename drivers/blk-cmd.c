@@ -329,7 +329,7 @@ static int cmd_blockdev(int argc, char **argv)
 	if (!(b = arg_disk("blockdev", &v[0])))
 		return -ENODEV;
 	if (v[1].present) {
-		if (v[1].u > RA_MAX_KB || v[1].u % (PAGE_SIZE / 1024)) {
+		if (!ra_kb_valid(v[1].u)) {
 			pr_err("blockdev: ra_kb=%s: expected a multiple of %lu up to %u\n",
 			       v[1].raw, PAGE_SIZE / 1024, RA_MAX_KB);
 			return -EINVAL;

@@ -38,7 +38,7 @@ static int ra_boot_init(void)
 	if (idx >= 0)
 		algo = (enum ra_algo)idx;
 	if (param_get_u64("ra_kb", &kb) == 0) {
-		if (kb > RA_MAX_KB || kb % (PAGE_SIZE / 1024)) {
+		if (!ra_kb_valid(kb)) {
 			init_fail("readahead: ra_kb= must be a multiple of 4 up to 16384 (KiB)");
 			return -EINVAL;
 		}

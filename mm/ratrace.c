@@ -214,7 +214,7 @@ int ra_apply_args(const char *cmd, struct file *filp, const struct kv_value *ra,
 			       ra_kb->raw);
 			return -EINVAL;
 		}
-		if (ra_kb->u > RA_MAX_KB || ra_kb->u % (PAGE_CACHE_SIZE / 1024)) {
+		if (!ra_kb_valid(ra_kb->u)) {
 			printf("%s: ra_kb=%s: expected a multiple of %lu up to %u\n", cmd,
 			       ra_kb->raw, PAGE_CACHE_SIZE / 1024, RA_MAX_KB);
 			return -EINVAL;

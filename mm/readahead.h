@@ -41,6 +41,12 @@ enum ra_algo { RA_ONDEMAND, RA_LEGACY, RA_OFF, RA_NR_ALGOS };
 #define RA_MAX_KB	16384
 #define RA_MAX_WINDOW	(RA_MAX_KB * 1024 / PAGE_CACHE_SIZE)
 
+/* A readahead window in KiB that ra_kb= accepts: whole pages, at most RA_MAX_KB. */
+static inline bool ra_kb_valid(uint64_t kb)
+{
+	return kb <= RA_MAX_KB && kb % (PAGE_CACHE_SIZE / 1024) == 0;
+}
+
 /* Legacy: turn readahead off after this many pages were found cached. */
 #define VM_MAX_CACHE_HIT	256
 #define RA_FLAG_MISS	0x01	/* a cache miss occurred against this file */
