@@ -289,6 +289,15 @@ static void complete_done(struct ahci_port *port)
  * Look at the port's error state; true when it found an error (and
  * handled it, or noted a link event with nothing outstanding).
  */
+/* A real link's recovered or diagnostic condition: count it, clear it, go on. */
+static void note_event(struct ahci_port *port, uint32_t serr)
+{
+	port->nr_noted++;
+	port->serr_noted |= serr;
+	if (serr)
+		writel(serr, &port->regs->serr);
+}
+
 static bool port_error(struct ahci_port *port, uint32_t is)
 {
 	uint32_t tfd = readl(&port->regs->tfd), serr = readl(&port->regs->serr);
@@ -303,11 +312,7 @@ static bool port_error(struct ahci_port *port, uint32_t is)
 	case AHCI_EV_NONE:
 		return false;
 	case AHCI_EV_NOTE:
-		/* a real link's recovered or diagnostic condition: count it, clear it, go on */
-		port->nr_noted++;
-		port->serr_noted |= serr;
-		if (serr)
-			writel(serr, &port->regs->serr);
+		note_event(port, serr);
 		return false;
 	case AHCI_EV_RECOVER:
 		break;
@@ -407,10 +412,7 @@ static int model_wait_real(struct ahci_port *port, uint32_t bit, uint32_t *is_ou
 		case AHCI_EV_NONE:
 			break;
 		case AHCI_EV_NOTE:
-			port->nr_noted++;
-			port->serr_noted |= serr;
-			if (serr)
-				writel(serr, &port->regs->serr);
+			note_event(port, serr);
 			break;
 		case AHCI_EV_RECOVER:
 			ret = -EIO;
