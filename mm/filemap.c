@@ -30,6 +30,18 @@ static const char *file_name(const struct file *filp)
 	return filp->f_mapping->name ? filp->f_mapping->name : "?";
 }
 
+/* Time a readahead call into ra->stats.decide_ns, unless the overhead benchmarks turned it off. */
+static inline uint64_t decide_begin(void)
+{
+	return ra_decision_timing ? ktime_ns() : 0;
+}
+
+static inline void decide_end(struct file_ra_state *ra, uint64_t t0)
+{
+	if (ra_decision_timing)
+		ra->stats.decide_ns += ktime_ns() - t0;
+}
+
 /* Wait for @page's I/O to end; -ETIMEDOUT (with a message) if it does not. */
 static int wait_page_io(struct file *filp, struct page *page)
 {
@@ -178,12 +190,11 @@ ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff
 		nr -= offset;
 
 		if (legacy && index == next_index) {
-			uint64_t t0 = ra_decision_timing ? ktime_ns() : 0;
+			uint64_t t0 = decide_begin();
 
 			next_index = page_cache_readahead(mapping, ra, filp, index,
 							  last_index - index);
-			if (ra_decision_timing)
-				ra->stats.decide_ns += ktime_ns() - t0;
+			decide_end(ra, t0);
 		}
 find_page:
 		if (++lookups > FILEMAP_MAX_LOOKUPS) {
@@ -194,7 +205,7 @@ find_page:
 		}
 		page = find_get_page(mapping, index);
 		if (!page) {
-			uint64_t t0 = ra_decision_timing ? ktime_ns() : 0;
+			uint64_t t0 = decide_begin();
 
 			if (legacy) {
 				handle_ra_miss(mapping, ra, index);
@@ -203,8 +214,7 @@ find_page:
 							      last_index - index);
 				page = find_get_page(mapping, index);
 			}
-			if (ra_decision_timing)
-				ra->stats.decide_ns += ktime_ns() - t0;
+			decide_end(ra, t0);
 			if (!page) {
 				uint64_t t0 = ktime_ns();
 
@@ -219,12 +229,11 @@ find_page:
 			}
 		}
 		if (!legacy && PageReadahead(page)) {
-			uint64_t t0 = ra_decision_timing ? ktime_ns() : 0;
+			uint64_t t0 = decide_begin();
 
 			page_cache_readahead_ondemand(mapping, ra, filp, page, index,
 						      last_index - index);
-			if (ra_decision_timing)
-				ra->stats.decide_ns += ktime_ns() - t0;
+			decide_end(ra, t0);
 		}
 		if (!PageUptodate(page)) {
 			uint64_t t0 = ktime_ns();
