@@ -70,14 +70,13 @@ struct bench_lat {
 struct bench {
 	const struct bench_workload *w;
 	struct kv_value v[BENCH_MAX_PARAMS];
-	/* common keys: ra=, ra_kb=, ra_async=, verify=, path= */
+	/* common keys: ra=, ra_kb=, ra_async=, verify= */
 	enum ra_algo ra;
 	bool ra_given;
 	unsigned long ra_pages; /* 0 with !ra_pages_given: the device's */
 	bool ra_pages_given;
 	bool ra_async;
 	bool verify;
-	const char *path;
 	const char *suite; /* set when run by a suite */
 
 	/* the phase */
@@ -99,9 +98,7 @@ struct bench {
 	char file_path[64];
 	struct block_device *bdev;
 	uint64_t model0[8];
-	struct result r; /* extra keys a workload adds with bench_result_*() */
-	int nr_extra;
-	char extra[1024];
+	char extra[1024]; /* extra keys a workload adds with bench_result_*(), as JSON */
 	size_t extra_len;
 	/* what the phase measured, for suites */
 	double secs, mbps, stall_frac;
