@@ -555,8 +555,7 @@ int bench_phase_end(struct bench *b)
 	return b->errors || b->bad_bytes ? -EIO : 0;
 }
 
-int bench_run_argv(const struct bench_workload *w, int argc, char **argv, const char *suite,
-		   double *secs, double *mbps)
+int bench_run_argv(const struct bench_workload *w, int argc, char **argv, const char *suite)
 {
 	struct bench *b = kzalloc(sizeof(*b));
 	int err;
@@ -568,10 +567,6 @@ int bench_run_argv(const struct bench_workload *w, int argc, char **argv, const 
 	err = parse_args(b, argc, argv);
 	if (!err)
 		err = w->run(b);
-	if (secs)
-		*secs = b->secs;
-	if (mbps)
-		*mbps = b->mbps;
 	kfree(b);
 	return err;
 }

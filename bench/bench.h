@@ -161,7 +161,6 @@ const struct bench_workload *bench_find(const char *name);
 extern const struct bench_workload __start_bench_workloads[], __stop_bench_workloads[];
 
 /* Run workload @w with the key=value words @argv; the framework's command. */
-int bench_run_argv(const struct bench_workload *w, int argc, char **argv, const char *suite,
-		   double *secs, double *mbps);
+int bench_run_argv(const struct bench_workload *w, int argc, char **argv, const char *suite);
 
 #endif

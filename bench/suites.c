@@ -286,7 +286,7 @@ static int run_line(const char *line, enum ra_algo ra, const char *suite, int co
 		drop_pagecache();
 	printf("bench: suite %s: %s\n", suite, buf);
 	suite_col = col;
-	ret = bench_run_argv(w, n - 1, words + 1, suite, NULL, NULL);
+	ret = bench_run_argv(w, n - 1, words + 1, suite);
 	suite_col = -1;
 	return ret;
 }
@@ -375,7 +375,7 @@ static int cmd_bench(int argc, char **argv)
 		pr_err("bench: no workload '%s' (`bench` lists them)\n", argv[1]);
 		return -EINVAL;
 	}
-	return bench_run_argv(w, argc - 2, argv + 2, NULL, NULL, NULL);
+	return bench_run_argv(w, argc - 2, argv + 2, NULL);
 }
 KCMD(bench, cmd_bench, "bench NAME [key=value...] | bench suite=NAME [ra=A,B]",
      "run a benchmark workload, or a suite with each readahead algorithm and its table");

@@ -203,11 +203,6 @@ static uint64_t track_of(const struct disk_model *m, uint64_t lba, uint32_t *sec
 	return z->first_track + off / z->spt;
 }
 
-uint32_t dm_cylinder(const struct disk_model *m, uint64_t lba)
-{
-	return (uint32_t)(track_of(m, lba, NULL) / m->g.heads);
-}
-
 double dm_zone_rate(const struct disk_model *m, int z)
 {
 	return m->zones[z].spt * 512.0 / ((m->g.rev_ns + m->g.switch_ns) * 1e-9);

@@ -118,8 +118,7 @@ struct dm_geometry {
 void dm_geometry(const struct disk_model *m, struct dm_geometry *g);
 /* Seek time in ns over @distance cylinders (0: none). */
 double dm_seek_ns(const struct disk_model *m, uint32_t distance);
-/* The cylinder and zone of @lba. */
-uint32_t dm_cylinder(const struct disk_model *m, uint64_t lba);
+/* The zone of @lba. */
 int dm_zone(const struct disk_model *m, uint64_t lba);
 /* The first LBA of zone @z. */
 uint64_t dm_zone_start(const struct disk_model *m, int z);
