@@ -538,6 +538,7 @@ static void ahci_enable(struct ahci_host *host)
 
 static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
 {
+	static bool model_printed;
 	struct ahci_port *port = kzalloc(sizeof(*port));
 	int err;
 
@@ -572,6 +573,10 @@ static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
 			init_fail("disk_model: a disk is larger than the modelled drive");
 			goto fail;
 		}
+		/* the parameters once, with the first disk the model times */
+		if (!model_printed)
+			dm_print_params(port->bdev.dmodel, false);
+		model_printed = true;
 	}
 	err = blk_register_disk(&port->bdev, &ahci_queue_ops, AHCI_MAX_PRDS, 0);
 	if (err) {
@@ -798,14 +803,6 @@ static int ahci_init(void)
 	if (ahci_check_params())
 		return -EINVAL;
 
-	if (param_get_enum("disk_model") > 0) {
-		struct disk_model *m = dm_create(disk_model_names[param_get_enum("disk_model")], 0);
-
-		if (!m)
-			return -ENOMEM;
-		dm_print_params(m, false);
-		dm_destroy(m);
-	}
 	for (int i = 0; i < pci_dev_count(); i++) {
 		struct pci_dev *d = pci_get_dev(i);
 		char loc[16], msg[224];
