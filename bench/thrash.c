@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "kernel/log.h"
 #include "kernel/sched.h"
 #include "kernel/time.h"
 #include "mm/mm.h"
@@ -28,6 +29,8 @@ static const struct bench_param thrash_params[] = {
 	{"interval", KV_UINT, NULL, 1000, 1, 60000, "ms between two readers' starts"},
 	{"bs", KV_SIZE, NULL, 4096, 512, 1 << 20, "bytes per read"},
 	{"tail", KV_UINT, NULL, 30, 0, 3600, "seconds the run goes on after the last start"},
+	{"trace", KV_UINT, NULL, 0, 0, 1024,
+	 "follow reader N (1 = the first): its decisions and a line a second (0: none)"},
 };
 
 struct reader {
@@ -36,6 +39,7 @@ struct reader {
 	uint64_t start_ns; /* when it begins to read */
 	loff_t start, end;
 	uint64_t rate, bs;
+	uint64_t t0, n;	/* when it began, reads done: read n is due at t0 + n * bs / rate */
 	void *buf;
 	volatile bool *stop;
 	int err;
@@ -45,14 +49,11 @@ struct reader {
 static int reader_fn(void *arg)
 {
 	struct reader *r = arg;
-	uint64_t t0, n = 0;
-
 	if (r->start_ns > ktime_ns())
 		sleep_ns(r->start_ns - ktime_ns());
-	t0 = ktime_ns();
+	r->t0 = ktime_ns();
 	while (!*r->stop && r->f->f_pos < r->end) {
-		/* paced: read k is due at t0 + k * bs / rate */
-		uint64_t due = t0 + n * r->bs * NSEC_PER_SEC / r->rate, now = ktime_ns();
+		uint64_t due = r->t0 + r->n * r->bs * NSEC_PER_SEC / r->rate, now = ktime_ns();
 		ssize_t got;
 
 		if (due > now)
@@ -64,7 +65,7 @@ static int reader_fn(void *arg)
 			r->err = got < 0 ? (int)got : -EIO;
 			break;
 		}
-		n++;
+		r->n++;
 		/*
 		 * Threads are cooperative: a reader catching up on cached pages
 		 * would keep the CPU from the others and from the sampler.
@@ -74,11 +75,81 @@ static int reader_fn(void *arg)
 	return 0;
 }
 
+/* The traced reader: what it was at the last sample, to print what changed since. */
+struct trace_state {
+	struct reader *r;
+	unsigned int nr; /* 1-based, as trace= names it */
+	struct ra_trace_watch watch, prev_watch;
+	struct ra_stats prev;
+	uint64_t prev_n, events; /* reads done, ring events printed */
+};
+
+/* Print the decisions still held in the ring since the last call, as "ratrace:" lines. */
+static void trace_print_events(struct trace_state *ts)
+{
+	uint64_t total = ra_trace_total(), held = ra_trace_count(), first = total - held;
+
+	if (ts->events < first) {
+		printf("bench thrash: trace: %llu decisions of reader %u overwritten\n",
+		       (unsigned long long)(first - ts->events), ts->nr);
+		ts->events = first;
+	}
+	for (; ts->events < total; ts->events++) {
+		const struct ra_trace_event *e = ra_trace_get((unsigned int)(ts->events - first));
+
+		ra_trace_print(e);
+	}
+}
+
+/*
+ * One line a second about the traced reader, after its decisions: where it
+ * is, how late, what its readahead did (deferred: windows put off because
+ * the queue was congested, legacy's ahead windows or on-demand's async
+ * readahead) and what reclaim took from it.
+ */
+static void trace_sample(struct bench *b, struct trace_state *ts, unsigned int sec)
+{
+	struct reader *r = ts->r;
+	struct ra_stats now = r->f->f_ra.stats;
+	uint64_t t = ktime_ns(), due = r->t0 + r->n * r->bs * NSEC_PER_SEC / r->rate;
+	const struct ra_trace_watch *w = &ts->watch, *pw = &ts->prev_watch;
+	char cases[160];
+	size_t len = 0;
+
+	trace_print_events(ts);
+	cases[0] = 0;
+	for (int c = 0; c < RA_NR_CASES; c++) {
+		unsigned long d = now.calls[c] - ts->prev.calls[c];
+
+		if (d && len < sizeof(cases))
+			len += (size_t)snprintf(cases + len, sizeof(cases) - len, "%s%s:%lu",
+						len ? "," : "", ra_case_name((enum ra_case)c), d);
+	}
+	printf("RESULT {\"cmd\":\"bench-trace\",\"workload\":\"thrash\",\"ra\":\"%s\","
+	       "\"t\":%u,\"stream\":%u,\"pos_kb\":%llu,\"lag_ms\":%.1f,\"reads\":%llu,"
+	       "\"stall_ms\":%.1f,\"windows\":%lu,\"ra_pages\":%lu,\"hit_pages\":%lu,"
+	       "\"readpage_ios\":%lu,\"thrashed_pages\":%lu,\"thrashed_marks\":%lu,"
+	       "\"thrashed_windows\":%lu,\"deferred\":%lu,\"cases\":\"%s\"}\n",
+	       ra_algo_name(b->ra), sec, ts->nr,
+	       (unsigned long long)((uint64_t)(r->f->f_pos - r->start) >> 10),
+	       r->t0 && t > due ? (double)(t - due) / 1e6 : 0.0,
+	       (unsigned long long)(r->n - ts->prev_n), (double)(now.stall_ns - ts->prev.stall_ns) / 1e6,
+	       now.windows - ts->prev.windows, now.pages - ts->prev.pages,
+	       now.hit_pages - ts->prev.hit_pages, now.readpage_ios - ts->prev.readpage_ios,
+	       w->thrashed_pages - pw->thrashed_pages, w->thrashed_marks - pw->thrashed_marks,
+	       w->thrashed_windows - pw->thrashed_windows, now.deferred - ts->prev.deferred, cases);
+	ts->prev = now;
+	ts->prev_n = r->n;
+	ts->prev_watch = ts->watch;
+}
+
 static int thrash_run(struct bench *b)
 {
 	uint64_t nstreams = bench_u(b, "streams"), rate = bench_u(b, "rate");
 	uint64_t interval = bench_u(b, "interval") * NSEC_PER_MSEC, bs = bench_u(b, "bs");
 	uint64_t tail = bench_u(b, "tail") * NSEC_PER_SEC, t0, end_ns, next, size, per;
+	unsigned int trace = (unsigned int)bench_u(b, "trace");
+	struct trace_state ts = {0};
 	struct bench_sample prev, cur;
 	double max_mbps = 0, min_req = 0;
 	volatile bool stop = false;
@@ -96,6 +167,11 @@ static int thrash_run(struct bench *b)
 	if (per < bs) {
 		printf("bench thrash: %s is too small for %llu readers of %llu-byte reads\n",
 		       bench_s(b, "path"), (unsigned long long)nstreams, (unsigned long long)bs);
+		return -EINVAL;
+	}
+	if (trace > nstreams) {
+		pr_err("bench thrash: trace=%u: there are only %llu readers\n", trace,
+		       (unsigned long long)nstreams);
 		return -EINVAL;
 	}
 	rd = kzalloc(nstreams * sizeof(*rd));
@@ -122,6 +198,19 @@ static int thrash_run(struct bench *b)
 			break;
 		}
 		r->f->f_pos = r->start;
+	}
+	if (trace && !err) {
+		struct reader *r = &rd[trace - 1];
+
+		ts.r = r;
+		ts.nr = trace;
+		ts.watch.ra = &r->f->f_ra;
+		ts.watch.mapping = r->f->f_mapping;
+		ts.watch.first = (pgoff_t)(r->start >> PAGE_CACHE_SHIFT);
+		ts.watch.last = (pgoff_t)((r->end - 1) >> PAGE_CACHE_SHIFT);
+		ts.prev = r->f->f_ra.stats;
+		ts.events = ra_trace_total();
+		ra_trace_watch = &ts.watch;
 	}
 	bench_phase_begin(b, "thrash", NULL, 0);
 	bench_sample(b, &prev);
@@ -156,10 +245,19 @@ static int thrash_run(struct bench *b)
 			printf("RESULT "
 			       "{\"cmd\":\"bench-sample\",\"workload\":\"thrash\",\"ra\":\"%s\","
 			       "\"t\":%u,\"streams\":%u,\"mbps\":%.3f,\"disk_mbps\":%.3f,"
-			       "\"avg_req_kb\":%.1f,\"thrashed_pages\":%llu}\n",
+			       "\"avg_req_kb\":%.1f,\"thrashed_pages\":%llu,"
+			       "\"thrashed_windows\":%llu,\"windows\":%llu,\"sync_windows\":%llu,"
+			       "\"readpage_ios\":%llu,\"deferred\":%llu}\n",
 			       ra_algo_name(b->ra), ++sec, started, mbps,
 			       (double)(cur.disk_sectors - prev.disk_sectors) * 512 / 1e6 / dt, req,
-			       (unsigned long long)(cur.thrashed - prev.thrashed));
+			       (unsigned long long)(cur.thrashed - prev.thrashed),
+			       (unsigned long long)(cur.thrashed_windows - prev.thrashed_windows),
+			       (unsigned long long)(cur.windows - prev.windows),
+			       (unsigned long long)(cur.sync_windows - prev.sync_windows),
+			       (unsigned long long)(cur.readpage_ios - prev.readpage_ios),
+			       (unsigned long long)(cur.deferred - prev.deferred));
+			if (ts.r)
+				trace_sample(b, &ts, sec);
 			if (mbps > max_mbps)
 				max_mbps = mbps;
 			/* the seeds' minimum: over the seconds with every reader running */
@@ -171,6 +269,7 @@ static int thrash_run(struct bench *b)
 									 : 100 * NSEC_PER_MSEC);
 	}
 	stop = true;
+	ra_trace_watch = NULL;
 	for (unsigned int i = 0; i < nstreams; i++) {
 		if (rd[i].t) {
 			thread_join(rd[i].t);
@@ -185,7 +284,10 @@ static int thrash_run(struct bench *b)
 	bench_result_double(b, "max_mbps", max_mbps, 3);
 	bench_result_double(b, "min_avg_req_kb", min_req, 1);
 	bench_result_u64(b, "streams", started);
-	bench_result_u64(b, "thrashed_pages_total", cur.thrashed);
+	bench_result_u64(b, "thrashed_pages", cur.thrashed);
+	bench_result_u64(b, "thrashed_windows", cur.thrashed_windows);
+	if (trace)
+		bench_result_u64(b, "trace", trace);
 	if (bench_phase_end(b))
 		err = -EIO;
 	kfree(rd);

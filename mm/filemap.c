@@ -106,6 +106,9 @@ static struct page *read_new_page(struct file *filp, pgoff_t index)
 		page_cache_release(page);
 		return ERR_PTR(err);
 	}
+	/* 2.6.20 under thrashing: "They have to be fault in ... one by one" (patch 006) */
+	filp->f_ra.stats.readpage_ios++;
+	ra_global_stats.readpage_ios++;
 	start_readpage(filp, page);
 	return page;
 }

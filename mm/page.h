@@ -29,8 +29,19 @@ enum pageflags {
 	PG_readahead,	/* look-ahead mark: reaching it triggers async readahead (patch 002) */
 	PG_readahead_io, /* brought in by readahead and not yet read by anyone */
 	PG_owner_priv_1, /* owner's use */
+	PG_window_thrashed, /* a page of its readahead window was evicted unread (counted) */
 	__NR_PAGEFLAGS,
 };
+
+/*
+ * The upper half of page->flags holds the number of the readahead window
+ * that brought the page in (0: none), as Linux keeps a page's zone and node
+ * there. Reclaim needs it to count thrashed windows, not only pages, and
+ * struct page has no other room.
+ */
+#define PG_RA_WINDOW_SHIFT	32
+#define PG_RA_WINDOW_MASK	(0xffffffffUL << PG_RA_WINDOW_SHIFT)
+_Static_assert(__NR_PAGEFLAGS <= PG_RA_WINDOW_SHIFT, "page flags overlap the window number");
 
 struct page {
 	unsigned long flags;		/* enum pageflags bits */
@@ -92,11 +103,24 @@ PAGEFLAG(Buddy, buddy)
 PAGEFLAG(Slab, slab)
 PAGEFLAG(Readahead, readahead)
 PAGEFLAG(ReadaheadIO, readahead_io)
+PAGEFLAG(WindowThrashed, window_thrashed)
+
+static inline uint32_t page_ra_window(const struct page *p)
+{
+	return (uint32_t)(p->flags >> PG_RA_WINDOW_SHIFT);
+}
+
+/* Only for a page nobody else can see yet (not in a page cache, not on an LRU). */
+static inline void set_page_ra_window(struct page *p, uint32_t window)
+{
+	p->flags = (p->flags & ~PG_RA_WINDOW_MASK) | ((unsigned long)window << PG_RA_WINDOW_SHIFT);
+}
 
 /* Flags cleared when a page is handed out (prep_new_page; patch 002 adds PG_readahead). */
 #define PAGE_FLAGS_CLEAR_ON_ALLOC                                                \
 	(BIT(PG_uptodate) | BIT(PG_error) | BIT(PG_readahead) | BIT(PG_referenced) | \
-	 BIT(PG_readahead_io) | BIT(PG_owner_priv_1) | BIT(PG_dirty) | BIT(PG_active))
+	 BIT(PG_readahead_io) | BIT(PG_owner_priv_1) | BIT(PG_dirty) | BIT(PG_active) |	\
+	 BIT(PG_window_thrashed) | PG_RA_WINDOW_MASK)
 
 #define MAX_ORDER	11		/* orders 0..10: blocks up to 1024 pages */
 

@@ -48,6 +48,7 @@ struct address_space {
 	const char *name;			/* for traces: a path or a disk name */
 	/* Readahead pages evicted before anyone read them (mm/ratrace.c counts). */
 	unsigned long ra_thrashed;
+	unsigned long ra_thrashed_windows;	/* windows with at least one of those */
 	struct list_head mappings_link;		/* on the list drop_pagecache() walks */
 };
 

@@ -19,6 +19,7 @@
 #include "mm/readahead.h"
 
 struct ra_stats ra_global_stats;
+struct ra_trace_watch *ra_trace_watch;
 
 static struct ra_trace_event ra_ring[RA_TRACE_EVENTS];
 /* Events ever recorded; the next one goes to slot ra_ring_total % RA_TRACE_EVENTS. */
@@ -63,6 +64,7 @@ static void stats_count(struct ra_stats *st, const struct ra_call *call)
 	st->pages += call->actual;
 	st->sync_ios += call->sync_ios;
 	st->async_ios += call->async_ios;
+	st->deferred += call->deferred;
 }
 
 /* Keep the tail of @name: for paths the file name is the telling part. */
@@ -93,6 +95,10 @@ void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
 	/* Completions never record, but keep the slot claim atomic anyway. */
 	flags = local_irq_save();
 	stats_count(&ra_global_stats, call);
+	if (ra_trace_watch && ra_trace_watch->ra != ra) {
+		local_irq_restore(flags);
+		return;
+	}
 	e = &ra_ring[ra_ring_total % RA_TRACE_EVENTS];
 	ra_ring_total++;
 	local_irq_restore(flags);
@@ -155,13 +161,66 @@ void ra_trace_print(const struct ra_trace_event *e)
 	       e->congested ? " congested" : "");
 }
 
+/* The last window number handed out (0 is "no window"), and the largest window so far. */
+static uint32_t ra_window_last;
+static unsigned long ra_window_span;
+
+uint32_t ra_window_number(unsigned long nr_pages)
+{
+	if (++ra_window_last == 0)
+		ra_window_last = 1;
+	if (nr_pages > ra_window_span)
+		ra_window_span = nr_pages;
+	return ra_window_last;
+}
+
+void ra_window_submitted(struct file_ra_state *ra)
+{
+	if (ra)
+		ra->stats.windows++;
+	ra_global_stats.windows++;
+}
+
 void ra_page_thrashed(struct address_space *mapping, struct page *page)
 {
-	(void)page;
-	/* Called from reclaim, possibly with interrupts masked: counters only. */
+	uint32_t window = page_ra_window(page);
+	struct ra_trace_watch *w = ra_trace_watch;
+	bool watched = w && mapping && w->mapping == mapping && page->index >= w->first &&
+		       page->index <= w->last;
+	pgoff_t first, last;
+
+	/* Called from reclaim, possibly with interrupts masked: no sleeping, no allocation. */
 	if (mapping)
 		mapping->ra_thrashed++;
 	ra_global_stats.thrashed_pages++;
+	if (watched) {
+		w->thrashed_pages++;
+		if (PageReadahead(page))
+			w->thrashed_marks++;
+	}
+	if (!mapping || !window || PageWindowThrashed(page))
+		return;
+	if (watched)
+		w->thrashed_windows++;
+	/*
+	 * The window's first page to go unread: count the window, and mark the
+	 * pages of it still cached so that their eviction does not count it
+	 * again. A window is contiguous and at most ra_window_span pages long,
+	 * so its other pages lie within that distance of this one.
+	 */
+	mapping->ra_thrashed_windows++;
+	ra_global_stats.thrashed_windows++;
+	first = page->index >= ra_window_span ? page->index - ra_window_span + 1 : 0;
+	last = page->index + ra_window_span - 1;
+	for (pgoff_t index = first; index <= last && index >= first; index++) {
+		struct page *p = find_get_page(mapping, index);
+
+		if (!p)
+			continue;
+		if (page_ra_window(p) == window)
+			SetPageWindowThrashed(p);
+		page_cache_release(p);
+	}
 }
 
 bool ra_decision_timing = true;
@@ -179,6 +238,8 @@ void ra_file_stats(const struct file_ra_state *ra, struct ra_stats *out)
 {
 	*out = ra->stats;
 	out->thrashed_pages = ra->mapping ? ra->mapping->ra_thrashed - ra->thrashed_base : 0;
+	out->thrashed_windows =
+		ra->mapping ? ra->mapping->ra_thrashed_windows - ra->thrashed_windows_base : 0;
 }
 
 void ra_stats_add(struct ra_stats *a, const struct ra_stats *b)
@@ -188,6 +249,10 @@ void ra_stats_add(struct ra_stats *a, const struct ra_stats *b)
 	a->pages += b->pages;
 	a->hit_pages += b->hit_pages;
 	a->thrashed_pages += b->thrashed_pages;
+	a->windows += b->windows;
+	a->thrashed_windows += b->thrashed_windows;
+	a->readpage_ios += b->readpage_ios;
+	a->deferred += b->deferred;
 	a->sync_ios += b->sync_ios;
 	a->async_ios += b->async_ios;
 	a->stall_ns += b->stall_ns;
@@ -235,6 +300,10 @@ void ra_result_stats(struct result *r, enum ra_algo algo, unsigned long max_page
 	result_u64(r, "ra_pages", st->pages);
 	result_u64(r, "ra_hit_pages", st->hit_pages);
 	result_u64(r, "ra_thrashed_pages", st->thrashed_pages);
+	result_u64(r, "ra_windows", st->windows);
+	result_u64(r, "ra_thrashed_windows", st->thrashed_windows);
+	result_u64(r, "readpage_ios", st->readpage_ios);
+	result_u64(r, "ra_deferred", st->deferred);
 }
 
 void ra_result_keys(struct result *r, const struct file *filp)

@@ -143,6 +143,7 @@ static int blockable_page_cache_readahead(struct address_space *mapping, struct 
 
 	if (!block && bdi_read_congested(mapping->backing_dev_info)) {
 		call->congested = true;
+		call->deferred = true;
 		return 0;
 	}
 	actual = __do_page_cache_readahead(mapping, filp, offset, nr_to_read, 0);

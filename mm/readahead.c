@@ -66,6 +66,7 @@ void file_ra_state_init(struct file_ra_state *ra, struct address_space *mapping)
 	ra_reset_window(ra);
 	ra->mapping = mapping;
 	ra->thrashed_base = mapping ? mapping->ra_thrashed : 0;
+	ra->thrashed_windows_base = mapping ? mapping->ra_thrashed_windows : 0;
 	/* 2.6.22: the maximum window is the device's (bdi.ra_pages, blockdev --setra) */
 	if (mapping && mapping->backing_dev_info)
 		ra->ra_pages = mapping->backing_dev_info->ra_pages;
@@ -151,6 +152,7 @@ int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 	LIST_HEAD(page_pool);
 	pgoff_t end_index;
 	unsigned long i;
+	uint32_t window = 0;
 	int ret = 0;
 
 	if (!mapping->a_ops || (!mapping->a_ops->readpages && !mapping->a_ops->readpage))
@@ -178,11 +180,14 @@ int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 		page = page_cache_alloc(mapping);
 		if (!page)
 			break;
+		if (!window)
+			window = ra_window_number(nr_to_read);
 		/*
 		 * Flags first: once the page is in the cache a reader can find
 		 * it, and must then see the look-ahead mark. Only new pages get
 		 * the mark, so a cached file never triggers readahead-for-nothing.
 		 */
+		set_page_ra_window(page, window);
 		if (i == nr_to_read - lookahead_size)
 			SetPageReadahead(page);
 		SetPageReadaheadIO(page);
@@ -200,8 +205,10 @@ int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 		list_add_tail(&page->lru, &page_pool);
 		ret++;
 	}
-	if (ret)
+	if (ret) {
+		ra_window_submitted(filp ? &filp->f_ra : NULL);
 		read_pages(mapping, filp, &page_pool, (unsigned int)ret);
+	}
 	return ret;
 }
 
@@ -421,6 +428,7 @@ unsigned long page_cache_readahead_ondemand(struct address_space *mapping,
 		 */
 		if (call.congested) {
 			call.rcase = RA_CASE_CONGESTED;
+			call.deferred = true;
 			ra_trace_record(mapping, ra, offset, req_size, &call, offset, 0, 0);
 			return 0;
 		}

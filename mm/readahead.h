@@ -77,6 +77,10 @@ struct ra_stats {
 	unsigned long pages;		/* pages submitted for readahead I/O */
 	unsigned long hit_pages;	/* of those, pages a reader used */
 	unsigned long thrashed_pages;	/* of those, pages evicted unread (global only) */
+	unsigned long windows;		/* readahead submissions that read at least a page */
+	unsigned long thrashed_windows;	/* of those, windows with a page evicted unread */
+	unsigned long readpage_ios;	/* pages a read had to fetch alone, through ->readpage */
+	unsigned long deferred;		/* windows put off because the queue was congested */
 	unsigned long sync_ios;		/* submissions a reader was waiting for */
 	unsigned long async_ios;	/* submissions ahead of the reader */
 	uint64_t stall_ns;		/* read(): time blocked on pages not yet read */
@@ -120,6 +124,7 @@ struct file_ra_state {
 	struct ra_stats stats;
 	struct address_space *mapping;	/* the file's own mapping, for thrashed pages */
 	unsigned long thrashed_base;	/* mapping->ra_thrashed at file_ra_state_init() */
+	unsigned long thrashed_windows_base; /* mapping->ra_thrashed_windows, likewise */
 };
 
 /*
@@ -300,6 +305,21 @@ struct ra_trace_event {
 #define RA_TRACE_EVENTS	4096	/* ring buffer size; older events are overwritten */
 
 extern struct ra_stats ra_global_stats;
+
+/*
+ * Following one reader among many (bench thrash's trace=): while
+ * ra_trace_watch is set, the ring records only the decisions for its @ra,
+ * and reclaim counts the pages of [@first, @last] of @mapping that it
+ * evicts unread, the look-ahead marks among them and their windows. The
+ * counters of every file go on as before.
+ */
+struct ra_trace_watch {
+	const struct file_ra_state *ra;
+	const struct address_space *mapping;
+	pgoff_t first, last;
+	unsigned long thrashed_pages, thrashed_marks, thrashed_windows;
+};
+extern struct ra_trace_watch *ra_trace_watch;
 /*
  * Time each readahead call of the read path into stats.decide_ns (default
  * on). The overhead benchmarks turn it off: two clock reads per call are
@@ -311,6 +331,7 @@ extern bool ra_decision_timing;
 struct ra_call {
 	enum ra_case rcase;
 	bool async, congested;
+	bool deferred;			/* a window was put off: the queue was congested */
 	unsigned long actual;		/* pages submitted */
 	unsigned int sync_ios, async_ios;
 };
@@ -331,9 +352,19 @@ const char *ra_case_name(enum ra_case c);
 /* Print event @e as one "ratrace:" line of key=value pairs. */
 void ra_trace_print(const struct ra_trace_event *e);
 
-/* mm's eviction hook: a PG_readahead_io page left the cache unread. */
+/*
+ * The number of a new readahead window of at most @nr_pages, which
+ * __do_page_cache_readahead() puts in every page it allocates for it.
+ */
+uint32_t ra_window_number(unsigned long nr_pages);
+/* The window went to the disk with at least one page: count it for @ra (NULL: no file). */
+void ra_window_submitted(struct file_ra_state *ra);
+/*
+ * mm's eviction hook: a PG_readahead_io page left the cache unread. Counts
+ * the page, and its window once: at the first of its pages to go.
+ */
 void ra_page_thrashed(struct address_space *mapping, struct page *page);
-/* @ra's counters with thrashed_pages filled in from its mapping. */
+/* @ra's counters with thrashed_pages and thrashed_windows filled in from its mapping. */
 void ra_file_stats(const struct file_ra_state *ra, struct ra_stats *out);
 unsigned long ra_stats_calls(const struct ra_stats *st);
 
@@ -353,7 +384,8 @@ int ra_apply_args(const char *cmd, struct file *filp, const struct kv_value *ra,
 		  const struct kv_value *ra_kb);
 /*
  * Add the readahead keys of @filp to a RESULT: ra, ra_kb, ra_calls, ra_sync,
- * ra_async, ra_pages, ra_hit_pages, ra_thrashed_pages.
+ * ra_async, ra_pages, ra_hit_pages, ra_thrashed_pages, ra_windows,
+ * ra_thrashed_windows.
  */
 void ra_result_keys(struct result *r, const struct file *filp);
 /* The same for counters a command gathered itself (e.g. over many files). */

@@ -254,6 +254,7 @@ static void test_legacy_thrash(struct ktest *t)
 	 */
 	struct rah_io io[60];
 	unsigned int n = 0;
+	unsigned long windows;
 	struct ra_stats st;
 
 	for (pgoff_t i = 41; i <= 59; i++)
@@ -265,6 +266,9 @@ static void test_legacy_thrash(struct ktest *t)
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-thrash", 256 * PAGE_SIZE, RA_LEGACY, 32), 0);
 	rah_read_one_by_one(t, &h, 0, 40);
+	ra_file_stats(&h.file.f_ra, &st);
+	windows = st.windows;
+	KT_EXPECT_EQ(t, st.thrashed_windows, 0);
 	KT_EXPECT_EQ(t, rah_evict(&h, 41, 51), 51);
 	rah_clear_log(&h);
 	rah_read_one_by_one(t, &h, 41, 100);
@@ -275,11 +279,41 @@ static void test_legacy_thrash(struct ktest *t)
 	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_MISS), 51);
 	ra_file_stats(&h.file.f_ra, &st);
 	KT_EXPECT_EQ(t, st.thrashed_pages, 51);
+	/* the two windows that lost pages, each once; two new ones after */
+	KT_EXPECT_EQ(t, st.thrashed_windows, 2);
+	KT_EXPECT_EQ(t, st.windows, windows + 2);
+	/* "They have to be fault in by do_generic_mapping_read() one by one." */
+	KT_EXPECT_EQ(t, st.readpage_ios, 51);
 	KT_EXPECT_EQ(t, h.bad_words, 0);
+	rah_close(&h);
+}
+
+/*
+ * A congested queue: 2.6.20 puts off every ahead window the reader is not
+ * yet in (blockable_page_cache_readahead() without block), and reads it
+ * when the reader gets there and must wait: no window is ever read ahead.
+ */
+static void test_legacy_congested(struct ktest *t)
+{
+	struct ra_stats st;
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-congested", 256 * PAGE_SIZE, RA_LEGACY, 32), 0);
+	h.congested = true;
+	rah_read_one_by_one(t, &h, 0, 100);
+	ra_file_stats(&h.file.f_ra, &st);
+	KT_EXPECT_EQ(t, st.async_ios, 0);
+	KT_EXPECT_GE(t, st.sync_ios, 4);
+	/* pages 0..100: every read after the first puts the ahead window off */
+	KT_EXPECT_EQ(t, st.deferred, 100);
+	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_AHEAD), 100);
+	KT_EXPECT_EQ(t, st.readpage_ios, 0);
+	KT_EXPECT_EQ(t, h.pages_read, st.pages);
+	KT_EXPECT_EQ(t, h.bad_words, 0);
+	h.congested = false;
 	rah_close(&h);
 }
 
 KTEST_SUITE(ra_legacy, rah_suite_ready,
 	    KTEST_CASE(test_legacy_seq1), KTEST_CASE(test_legacy_oversize),
 	    KTEST_CASE(test_legacy_cache_hot), KTEST_CASE(test_legacy_interleaved),
-	    KTEST_CASE(test_legacy_thrash));
+	    KTEST_CASE(test_legacy_thrash), KTEST_CASE(test_legacy_congested));

@@ -360,7 +360,12 @@ static void test_thrash(struct ktest *t)
 	KT_ASSERT_EQ(t, rah_open(&h, "/thrash", 256 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
 	rah_read_one_by_one(t, &h, 0, 40);
 	KT_ASSERT_EQ(t, ra_trace_count(), 5);
-	KT_EXPECT_EQ(t, rah_evict(&h, 41, 51), 51);
+	/*
+	 * Two windows lose pages: [28,60) its unread tail, [60,92) all of
+	 * it, in two evictions: each window counts once.
+	 */
+	KT_EXPECT_EQ(t, rah_evict(&h, 41, 30), 30);
+	KT_EXPECT_EQ(t, rah_evict(&h, 71, 21), 21);
 	rah_clear_log(&h);
 	rah_read_one_by_one(t, &h, 41, 100);
 	rah_expect_events(t, 5, ev, ARRAY_SIZE(ev));
@@ -368,6 +373,11 @@ static void test_thrash(struct ktest *t)
 	ra_file_stats(&h.file.f_ra, &st);
 	KT_EXPECT_EQ(t, st.thrashed_pages, 51);
 	KT_EXPECT_EQ(t, ra_global_stats.thrashed_pages, 51);
+	KT_EXPECT_EQ(t, st.windows, 10);
+	KT_EXPECT_EQ(t, st.thrashed_windows, 2);
+	KT_EXPECT_EQ(t, ra_global_stats.thrashed_windows, 2);
+	/* "the on-demand readahead will redo readahead for them" (patch 006) */
+	KT_EXPECT_EQ(t, st.readpage_ios, 0);
 	KT_EXPECT_EQ(t, st.hit_pages, 101);	/* pages 0..100, each read once */
 	KT_EXPECT_EQ(t, h.bad_words, 0);
 	rah_close(&h);
@@ -446,6 +456,7 @@ static void test_congested(struct ktest *t)
 	ra_file_stats(&h.file.f_ra, &st);
 	KT_EXPECT_EQ(t, st.sync_ios, 3);
 	KT_EXPECT_EQ(t, st.async_ios, 0);
+	KT_EXPECT_EQ(t, st.deferred, 3);
 	rah_close(&h);
 }
 

@@ -184,7 +184,8 @@ static void test_result_keys(struct ktest *t)
 	KT_EXPECT_STREQ(t, result_finish(&r),
 			"{\"cmd\":\"cat\",\"ra\":\"legacy\",\"ra_kb\":256,\"ra_calls\":5,"
 			"\"ra_sync\":2,\"ra_async\":3,\"ra_pages\":100,\"ra_hit_pages\":90,"
-			"\"ra_thrashed_pages\":0}");
+			"\"ra_thrashed_pages\":0,\"ra_windows\":0,\"ra_thrashed_windows\":0,"
+			"\"readpage_ios\":0,\"ra_deferred\":0}");
 }
 
 KTEST_SUITE(ra_window, NULL,

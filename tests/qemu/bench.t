@@ -8,7 +8,7 @@
 # the results folder tools/bench-report makes, and bad input.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 24
+tap_plan 28
 
 if ! tools/mkbench smoke >"$TAP_TMP/mkbench.log" 2>&1; then
 	sed 's/^/# /' "$TAP_TMP/mkbench.log"
@@ -77,12 +77,17 @@ else
 	tap_not_ok "crc32 at least 4x the byte-at-a-time loop under the virtual clock" "got '${sp}'"
 fi
 
-# readahead thrashing in miniature: 24 paced readers, each a kernel thread
-qemu --mem 64M --disk "$IMG" --timeout 120 -- ra_kb=1024 "run=bench thrash streams=24 rate=256k interval=50 tail=2 ra=legacy;drop_caches;bench thrash streams=24 rate=256k interval=50 tail=2 ra=ondemand"
-tap_is "$QSTATUS" 0 "bench thrash: 24 paced readers, both algorithms"
-check "thrash: every byte verified, the seeds' two columns in RESULT" "len([r for r in R if r['workload'] == 'thrash' and r['verified'] and r['max_mbps'] > 0 and r['min_avg_req_kb'] > 0 and r['streams'] == 24]) == 2"
+# readahead thrashing in miniature: 32 paced readers, each a kernel thread, sharing
+# big.pat (16 MiB) in 20 MiB of RAM, reader 12 traced
+qemu --mem 20M --disk "$IMG" --timeout 120 -- ra_kb=1024 "run=bench thrash streams=32 rate=128k interval=30 tail=4 ra=legacy trace=12;drop_caches;bench thrash streams=32 rate=128k interval=30 tail=4 ra=ondemand trace=12"
+tap_is "$QSTATUS" 0 "bench thrash: 32 paced readers, both algorithms"
+check "thrash: every byte verified, the seeds' two columns in RESULT" "len([r for r in R if r['workload'] == 'thrash' and r['verified'] and r['max_mbps'] > 0 and r['min_avg_req_kb'] > 0 and r['streams'] == 32]) == 2"
 tap_grep '^RESULT \{"cmd":"bench-sample","workload":"thrash","ra":"ondemand","t":1,"streams":' "$QOUT" \
 	"thrash: a sample each second"
+check "thrash: windows counted, the thrashed ones among them, once each" "len([r for r in R if r['workload'] == 'thrash' and r['ra_windows'] > 0 and 0 < r['thrashed_windows'] <= r['ra_windows'] and r['thrashed_windows'] <= r['thrashed_pages'] and r['thrashed_pages'] == r['ra_thrashed_pages'] and 0 < sum(s['thrashed_windows'] for s in S if s.get('cmd') == 'bench-sample' and s['ra'] == r['ra']) <= r['thrashed_windows']]) == 2"
+check "thrash: 2.6.20 reads thrashed pages back one by one, on-demand reads them ahead again" "[r['readpage_ios'] > 10 * max(1, o['readpage_ios']) and o['avg_req_kb'] > 2 * r['avg_req_kb'] for r in R for o in R if r['workload'] == o['workload'] == 'thrash' and r['ra'] == 'legacy' and o['ra'] == 'ondemand'] == [True]"
+check "thrash trace=12: the reader's line each second, its reads adding up to what it read" "all(len([s for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a and s['stream'] == 12]) >= 4 for a in ('legacy', 'ondemand')) and all(0 < sum(s['reads'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a) * 4 == max(s['pos_kb'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a) for a in ('legacy', 'ondemand'))"
+tap_grep '^ratrace: .*algo=ondemand case=sequential-next' "$QOUT" "thrash trace=12: the reader's readahead decisions as ratrace lines"
 
 # sysbench's threads sharing one file, and interleaved streams through one open
 qemu --mem 64M --disk "$IMG" --timeout 120 -- "run=bench sysbench threads=8 requests=200;bench interleave streams=4 share=1 order=random s=8m;bench oltp threads=4 s=16m transactions=20"
@@ -90,7 +95,7 @@ tap_is "$QSTATUS" 0 "bench sysbench (8 threads), interleave (one open, random or
 check "sysbench, interleave and oltp: every byte verified, their keys" "len([r for r in R if r['verified'] and ((r['workload'] == 'sysbench' and r['threads'] == 8 and r['requests'] == 200 and r['calls'] == 200) or (r['workload'] == 'interleave' and r['test'] == 'random-shared' and r['streams'] == 4) or (r['workload'] == 'oltp' and r['threads'] == 4 and r['tps'] > 0))]) == 3"
 
 # bad input: one error line naming what is wrong, and a failed command
-qemu --mem 64M --disk "$IMG" --timeout 60 -- "run=bench nosuch;bench iozone r=3;bench iozone colour=red;bench suite=nosuch;bench pipeline ra=legacy ra_async=0"
+qemu --mem 64M --disk "$IMG" --timeout 60 -- "run=bench nosuch;bench iozone r=3;bench iozone colour=red;bench suite=nosuch;bench pipeline ra=legacy ra_async=0;bench thrash streams=4 trace=5"
 tap_is "$QSTATUS" 1 "bad bench arguments fail the run"
-n=$(grep -cE "^error: bench: no workload 'nosuch'|^error: bench iozone: r=3 is out of range|^error: bench iozone: .*colour|^error: bench: no suite 'nosuch'|^error: bench pipeline: ra_async=0 is on-demand's" "$QOUT")
-tap_is "$n" 5 "each bad argument gets its own error line"
+n=$(grep -cE "^error: bench: no workload 'nosuch'|^error: bench iozone: r=3 is out of range|^error: bench iozone: .*colour|^error: bench: no suite 'nosuch'|^error: bench pipeline: ra_async=0 is on-demand's|^error: bench thrash: trace=5: there are only 4 readers" "$QOUT")
+tap_is "$n" 6 "each bad argument gets its own error line"
