@@ -4,6 +4,12 @@
  * (1 s), up to streams= (200), each reading its own part of the file
  * sequentially at a paced rate= (100 KiB/s) in bs= reads, in little memory
  * (boot with mem=128M), until the last reader has read for tail= seconds.
+ * The seeds do not say what their streams did when they fell behind. A
+ * "100KB/s stream" is read as one that never goes faster (the default,
+ * catchup=0: a pause of bs/rate between two reads' starts, so a reader that
+ * stalled stays late); with catchup=1 a late reader reads without pause
+ * until it is back on its schedule, and 200 readers can ask for more than
+ * 20 MB/s.
  * Once the readers' windows together exceed free memory, pages read ahead
  * are evicted before their reader gets to them.
  *
@@ -29,6 +35,9 @@ static const struct bench_param thrash_params[] = {
 	{"interval", KV_UINT, NULL, 1000, 1, 60000, "ms between two readers' starts"},
 	{"bs", KV_SIZE, NULL, 4096, 512, 1 << 20, "bytes per read"},
 	{"tail", KV_UINT, NULL, 30, 0, 3600, "seconds the run goes on after the last start"},
+	{"catchup", KV_BOOL, NULL, 0, 0, 1,
+	 "1: a reader behind its pace reads without pause until it is back on it; "
+	 "0: never faster than rate= (a pause of bs/rate between two reads' starts)"},
 	{"trace", KV_UINT, NULL, 0, 0, 1024,
 	 "follow reader N (1 = the first): its decisions and a line a second (0: none)"},
 };
@@ -40,6 +49,7 @@ struct reader {
 	loff_t start, end;
 	uint64_t rate, bs;
 	uint64_t t0, n;	/* when it began, reads done: read n is due at t0 + n * bs / rate */
+	bool catchup;	/* else read n is due bs / rate after read n - 1 began */
 	void *buf;
 	volatile bool *stop;
 	int err;
@@ -49,6 +59,8 @@ struct reader {
 static int reader_fn(void *arg)
 {
 	struct reader *r = arg;
+	uint64_t last = 0; /* when the last read began */
+
 	if (r->start_ns > ktime_ns())
 		sleep_ns(r->start_ns - ktime_ns());
 	r->t0 = ktime_ns();
@@ -56,10 +68,13 @@ static int reader_fn(void *arg)
 		uint64_t due = r->t0 + r->n * r->bs * NSEC_PER_SEC / r->rate, now = ktime_ns();
 		ssize_t got;
 
+		if (!r->catchup && r->n)
+			due = last + r->bs * NSEC_PER_SEC / r->rate;
 		if (due > now)
 			sleep_ns(due - now);
 		if (*r->stop)
 			break;
+		last = ktime_ns();
 		got = bench_read(r->b, r->f, r->buf, (size_t)r->bs);
 		if (got <= 0) {
 			r->err = got < 0 ? (int)got : -EIO;
@@ -189,6 +204,7 @@ static int thrash_run(struct bench *b)
 		r->b = b;
 		r->rate = rate;
 		r->bs = bs;
+		r->catchup = bench_u(b, "catchup");
 		r->stop = &stop;
 		r->start = (loff_t)(i * per);
 		r->end = r->start + (loff_t)per;
@@ -291,6 +307,7 @@ static int thrash_run(struct bench *b)
 	bench_result_double(b, "max_mbps", max_mbps, 3);
 	bench_result_double(b, "min_avg_req_kb", min_req, 1);
 	bench_result_double(b, "ramp_max_mbps", ramp_max_mbps, 3);
+	bench_result_u64(b, "catchup", bench_u(b, "catchup"));
 	bench_result_u64(b, "streams", started);
 	bench_result_u64(b, "thrashed_pages", cur.thrashed);
 	bench_result_u64(b, "thrashed_windows", cur.thrashed_windows);

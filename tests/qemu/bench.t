@@ -8,7 +8,7 @@
 # the results folder tools/bench-report makes, and bad input.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 28
+tap_plan 30
 
 if ! tools/mkbench smoke >"$TAP_TMP/mkbench.log" 2>&1; then
 	sed 's/^/# /' "$TAP_TMP/mkbench.log"
@@ -88,6 +88,12 @@ check "thrash: windows counted, the thrashed ones among them, once each" "len([r
 check "thrash: 2.6.20 reads thrashed pages back one by one, on-demand reads them ahead again" "[r['readpage_ios'] > 10 * max(1, o['readpage_ios']) and o['avg_req_kb'] > 2 * r['avg_req_kb'] for r in R for o in R if r['workload'] == o['workload'] == 'thrash' and r['ra'] == 'legacy' and o['ra'] == 'ondemand'] == [True]"
 check "thrash trace=12: the reader's line each second, its reads adding up to what it read" "all(len([s for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a and s['stream'] == 12]) >= 4 for a in ('legacy', 'ondemand')) and all(0 < sum(s['reads'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a) * 4 == max(s['pos_kb'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a) for a in ('legacy', 'ondemand'))"
 tap_grep '^ratrace: .*algo=ondemand case=sequential-next' "$QOUT" "thrash trace=12: the reader's readahead decisions as ratrace lines"
+
+check "thrash: a late reader never reads faster than its rate (catchup=0), stays late" "[r['catchup'] for r in R if r['workload'] == 'thrash'] == [0, 0] and max(s['lag_ms'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == 'legacy') > 100 and max(s['reads'] for s in S if s.get('cmd') == 'bench-trace') <= 33 and all(b['lag_ms'] >= a['lag_ms'] - 40 for a, b in zip(*[[s for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == 'legacy'][i:] for i in (0, 1)]))"
+
+# catchup=1: the same late reader reads above its rate until it is back on schedule
+qemu --mem 20M --disk "$IMG" --timeout 120 -- ra_kb=1024 "run=bench thrash streams=32 rate=128k interval=30 tail=4 ra=legacy trace=12 catchup=1"
+check "thrash catchup=1: the late reader catches up, above its rate for a while" "[r['catchup'] for r in R] == [1] and max(s['reads'] for s in S if s.get('cmd') == 'bench-trace') > 33"
 
 # sysbench's threads sharing one file, and interleaved streams through one open
 qemu --mem 64M --disk "$IMG" --timeout 120 -- "run=bench sysbench threads=8 requests=200;bench interleave streams=4 share=1 order=random s=8m;bench oltp threads=4 s=16m transactions=20"
