@@ -376,8 +376,6 @@ void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64
 	b->bdev = f && f->f_inode->i_sb ? f->f_inode->i_sb->s_bdev
 		  : vfs_root		? vfs_root->s_bdev
 					: NULL;
-	b->thrashed0 = ra_global_stats.thrashed_pages;
-	b->thrashed_windows0 = ra_global_stats.thrashed_windows;
 	b->global0 = ra_global_stats;
 	if (b->bdev)
 		b->disk0 = b->bdev->stats;
@@ -420,12 +418,7 @@ void bench_sample(struct bench *b, struct bench_sample *s)
 	s->bytes = b->bytes;
 	s->disk_reads = b->bdev ? b->bdev->stats.ios[0] - b->disk0.ios[0] : 0;
 	s->disk_sectors = b->bdev ? b->bdev->stats.sectors[0] - b->disk0.sectors[0] : 0;
-	s->thrashed = ra_global_stats.thrashed_pages - b->thrashed0;
-	s->thrashed_windows = ra_global_stats.thrashed_windows - b->thrashed_windows0;
-	s->windows = ra_global_stats.windows - b->global0.windows;
-	s->sync_windows = ra_global_stats.sync_ios - b->global0.sync_ios;
-	s->readpage_ios = ra_global_stats.readpage_ios - b->global0.readpage_ios;
-	s->deferred = ra_global_stats.deferred - b->global0.deferred;
+	ra_stats_sub(&s->ra, &ra_global_stats, &b->global0);
 }
 
 void bench_result_u64(struct bench *b, const char *key, uint64_t v)
@@ -455,23 +448,12 @@ int bench_phase_end(struct bench *b)
 		} else {
 			/* many files of one mapping: each one's count would be the mapping's */
 			ra1 = b->ra_end;
-			ra1.thrashed_pages = ra_global_stats.thrashed_pages - b->thrashed0;
+			ra1.thrashed_pages =
+				ra_global_stats.thrashed_pages - b->global0.thrashed_pages;
 			ra1.thrashed_windows =
-				ra_global_stats.thrashed_windows - b->thrashed_windows0;
+				ra_global_stats.thrashed_windows - b->global0.thrashed_windows;
 		}
-		for (int i = 0; i < RA_NR_CASES; i++)
-			ra.calls[i] = ra1.calls[i] - b->ra0.calls[i];
-		ra.pages = ra1.pages - b->ra0.pages;
-		ra.hit_pages = ra1.hit_pages - b->ra0.hit_pages;
-		ra.thrashed_pages = ra1.thrashed_pages - b->ra0.thrashed_pages;
-		ra.windows = ra1.windows - b->ra0.windows;
-		ra.thrashed_windows = ra1.thrashed_windows - b->ra0.thrashed_windows;
-		ra.readpage_ios = ra1.readpage_ios - b->ra0.readpage_ios;
-		ra.deferred = ra1.deferred - b->ra0.deferred;
-		ra.sync_ios = ra1.sync_ios - b->ra0.sync_ios;
-		ra.async_ios = ra1.async_ios - b->ra0.async_ios;
-		ra.stall_ns = ra1.stall_ns - b->ra0.stall_ns;
-		ra.decide_ns = ra1.decide_ns - b->ra0.decide_ns;
+		ra_stats_sub(&ra, &ra1, &b->ra0);
 	}
 	if (b->bdev) {
 		reads = b->bdev->stats.ios[0] - b->disk0.ios[0];

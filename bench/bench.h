@@ -93,9 +93,7 @@ struct bench {
 	struct ra_stats ra0, ra_end; /* ra_end: taken when the phase's file is closed in it */
 	bool ra_end_valid;
 	bool ra_collect;	 /* a phase over many files: their counters add up at close */
-	unsigned long thrashed0; /* all files' thrashed pages when the phase began */
-	unsigned long thrashed_windows0; /* and thrashed windows */
-	struct ra_stats global0;	 /* all files' counters when the phase began */
+	struct ra_stats global0; /* all files' counters when the phase began */
 	unsigned long ra_pages_end;
 	char file_path[64];
 	struct block_device *bdev;
@@ -145,11 +143,7 @@ struct bench_sample {
 	uint64_t ns;			   /* since the phase began */
 	uint64_t bytes;			   /* read by the workload */
 	uint64_t disk_reads, disk_sectors; /* the disk's read requests */
-	uint64_t thrashed;		   /* pages read ahead and evicted unread, all files */
-	uint64_t thrashed_windows;	   /* windows with such a page, all files */
-	uint64_t windows, sync_windows;	   /* readahead windows submitted, those waited for */
-	uint64_t readpage_ios;		   /* pages read alone through ->readpage */
-	uint64_t deferred;		   /* windows put off: the queue was congested */
+	struct ra_stats ra;		   /* all files' readahead counters */
 };
 void bench_sample(struct bench *b, struct bench_sample *s);
 

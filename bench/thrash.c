@@ -56,6 +56,12 @@ struct reader {
 	struct thread *t;
 };
 
+/* When read n is due on @r's schedule: n * bs / rate after its start. */
+static uint64_t schedule_due(const struct reader *r)
+{
+	return r->t0 + r->n * r->bs * NSEC_PER_SEC / r->rate;
+}
+
 static int reader_fn(void *arg)
 {
 	struct reader *r = arg;
@@ -65,7 +71,7 @@ static int reader_fn(void *arg)
 		sleep_ns(r->start_ns - ktime_ns());
 	r->t0 = ktime_ns();
 	while (!*r->stop && r->f->f_pos < r->end) {
-		uint64_t due = r->t0 + r->n * r->bs * NSEC_PER_SEC / r->rate, now = ktime_ns();
+		uint64_t due = schedule_due(r), now = ktime_ns();
 		ssize_t got;
 
 		if (!r->catchup && r->n)
@@ -125,20 +131,20 @@ static void trace_print_events(struct trace_state *ts)
 static void trace_sample(struct bench *b, struct trace_state *ts, unsigned int sec)
 {
 	struct reader *r = ts->r;
-	struct ra_stats now = r->f->f_ra.stats;
-	uint64_t t = ktime_ns(), due = r->t0 + r->n * r->bs * NSEC_PER_SEC / r->rate;
+	struct ra_stats now = r->f->f_ra.stats, d;
+	uint64_t t = ktime_ns(), due = schedule_due(r);
 	const struct ra_trace_watch *w = &ts->watch, *pw = &ts->prev_watch;
 	char cases[160];
 	size_t len = 0;
 
 	trace_print_events(ts);
+	ra_stats_sub(&d, &now, &ts->prev);
 	cases[0] = 0;
 	for (int c = 0; c < RA_NR_CASES; c++) {
-		unsigned long d = now.calls[c] - ts->prev.calls[c];
-
-		if (d && len < sizeof(cases))
+		if (d.calls[c] && len < sizeof(cases))
 			len += (size_t)snprintf(cases + len, sizeof(cases) - len, "%s%s:%lu",
-						len ? "," : "", ra_case_name((enum ra_case)c), d);
+						len ? "," : "", ra_case_name((enum ra_case)c),
+						d.calls[c]);
 	}
 	printf("RESULT {\"cmd\":\"bench-trace\",\"workload\":\"thrash\",\"ra\":\"%s\","
 	       "\"t\":%u,\"stream\":%u,\"pos_kb\":%llu,\"lag_ms\":%.1f,\"reads\":%llu,"
@@ -148,12 +154,10 @@ static void trace_sample(struct bench *b, struct trace_state *ts, unsigned int s
 	       ra_algo_name(b->ra), sec, ts->nr,
 	       (unsigned long long)((uint64_t)(r->f->f_pos - r->start) >> 10),
 	       r->t0 && t > due ? (double)(t - due) / 1e6 : 0.0,
-	       (unsigned long long)(r->n - ts->prev_n),
-	       (double)(now.stall_ns - ts->prev.stall_ns) / 1e6,
-	       now.windows - ts->prev.windows, now.pages - ts->prev.pages,
-	       now.hit_pages - ts->prev.hit_pages, now.readpage_ios - ts->prev.readpage_ios,
-	       w->thrashed_pages - pw->thrashed_pages, w->thrashed_marks - pw->thrashed_marks,
-	       w->thrashed_windows - pw->thrashed_windows, now.deferred - ts->prev.deferred, cases);
+	       (unsigned long long)(r->n - ts->prev_n), (double)d.stall_ns / 1e6, d.windows,
+	       d.pages, d.hit_pages, d.readpage_ios, w->thrashed_pages - pw->thrashed_pages,
+	       w->thrashed_marks - pw->thrashed_marks, w->thrashed_windows - pw->thrashed_windows,
+	       d.deferred, cases);
 	ts->prev = now;
 	ts->prev_n = r->n;
 	ts->prev_watch = ts->watch;
@@ -250,9 +254,11 @@ static int thrash_run(struct bench *b)
 		/* a sample a second (over the time since the last one, if the sampler ran late) */
 		if (now >= next + NSEC_PER_SEC) {
 			double mbps, req, dt;
+			struct ra_stats d;
 
 			next += NSEC_PER_SEC;
 			bench_sample(b, &cur);
+			ra_stats_sub(&d, &cur.ra, &prev.ra);
 			dt = (double)(cur.ns - prev.ns) / 1e9;
 			mbps = (double)(cur.bytes - prev.bytes) / 1e6 / dt;
 			req = cur.disk_reads > prev.disk_reads
@@ -262,17 +268,13 @@ static int thrash_run(struct bench *b)
 			printf("RESULT "
 			       "{\"cmd\":\"bench-sample\",\"workload\":\"thrash\",\"ra\":\"%s\","
 			       "\"t\":%u,\"streams\":%u,\"mbps\":%.3f,\"disk_mbps\":%.3f,"
-			       "\"avg_req_kb\":%.1f,\"thrashed_pages\":%llu,"
-			       "\"thrashed_windows\":%llu,\"windows\":%llu,\"sync_windows\":%llu,"
-			       "\"readpage_ios\":%llu,\"deferred\":%llu}\n",
+			       "\"avg_req_kb\":%.1f,\"thrashed_pages\":%lu,"
+			       "\"thrashed_windows\":%lu,\"windows\":%lu,\"sync_windows\":%lu,"
+			       "\"readpage_ios\":%lu,\"deferred\":%lu}\n",
 			       ra_algo_name(b->ra), ++sec, started, mbps,
 			       (double)(cur.disk_sectors - prev.disk_sectors) * 512 / 1e6 / dt, req,
-			       (unsigned long long)(cur.thrashed - prev.thrashed),
-			       (unsigned long long)(cur.thrashed_windows - prev.thrashed_windows),
-			       (unsigned long long)(cur.windows - prev.windows),
-			       (unsigned long long)(cur.sync_windows - prev.sync_windows),
-			       (unsigned long long)(cur.readpage_ios - prev.readpage_ios),
-			       (unsigned long long)(cur.deferred - prev.deferred));
+			       d.thrashed_pages, d.thrashed_windows, d.windows, d.sync_ios,
+			       d.readpage_ios, d.deferred);
 			if (ts.r)
 				trace_sample(b, &ts, sec);
 			if (mbps > max_mbps)
@@ -309,8 +311,8 @@ static int thrash_run(struct bench *b)
 	bench_result_double(b, "ramp_max_mbps", ramp_max_mbps, 3);
 	bench_result_u64(b, "catchup", bench_u(b, "catchup"));
 	bench_result_u64(b, "streams", started);
-	bench_result_u64(b, "thrashed_pages", cur.thrashed);
-	bench_result_u64(b, "thrashed_windows", cur.thrashed_windows);
+	bench_result_u64(b, "thrashed_pages", cur.ra.thrashed_pages);
+	bench_result_u64(b, "thrashed_windows", cur.ra.thrashed_windows);
 	if (trace)
 		bench_result_u64(b, "trace", trace);
 	if (bench_phase_end(b))

@@ -242,6 +242,23 @@ void ra_file_stats(const struct file_ra_state *ra, struct ra_stats *out)
 		ra->mapping ? ra->mapping->ra_thrashed_windows - ra->thrashed_windows_base : 0;
 }
 
+void ra_stats_sub(struct ra_stats *d, const struct ra_stats *a, const struct ra_stats *b)
+{
+	for (int i = 0; i < RA_NR_CASES; i++)
+		d->calls[i] = a->calls[i] - b->calls[i];
+	d->pages = a->pages - b->pages;
+	d->hit_pages = a->hit_pages - b->hit_pages;
+	d->thrashed_pages = a->thrashed_pages - b->thrashed_pages;
+	d->windows = a->windows - b->windows;
+	d->thrashed_windows = a->thrashed_windows - b->thrashed_windows;
+	d->readpage_ios = a->readpage_ios - b->readpage_ios;
+	d->deferred = a->deferred - b->deferred;
+	d->sync_ios = a->sync_ios - b->sync_ios;
+	d->async_ios = a->async_ios - b->async_ios;
+	d->stall_ns = a->stall_ns - b->stall_ns;
+	d->decide_ns = a->decide_ns - b->decide_ns;
+}
+
 void ra_stats_add(struct ra_stats *a, const struct ra_stats *b)
 {
 	for (int i = 0; i < RA_NR_CASES; i++)

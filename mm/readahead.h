@@ -366,6 +366,8 @@ void ra_window_submitted(struct file_ra_state *ra);
 void ra_page_thrashed(struct address_space *mapping, struct page *page);
 /* @ra's counters with thrashed_pages and thrashed_windows filled in from its mapping. */
 void ra_file_stats(const struct file_ra_state *ra, struct ra_stats *out);
+/* @d = @a - @b, counter by counter: what happened between two snapshots. */
+void ra_stats_sub(struct ra_stats *d, const struct ra_stats *a, const struct ra_stats *b);
 unsigned long ra_stats_calls(const struct ra_stats *st);
 
 /* Per-file arguments for commands: ra=ondemand|legacy|off ra_kb=N. */
