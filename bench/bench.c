@@ -500,20 +500,11 @@ int bench_phase_end(struct bench *b)
 	result_u64(&r, "max_us", b->lat.max_ns / 1000);
 	result_u64(&r, "disk_reads", reads);
 	result_double(&r, "avg_req_kb", reads ? (double)sectors / 2.0 / (double)reads : 0.0, 1);
-	result_u64(&r, "ra_calls", ra_stats_calls(&ra));
+	ra_result_counters(&r, &ra);
 	result_u64(&r, "ra_seq_first",
 		   ra.calls[RA_CASE_SEQ_FIRST] + ra.calls[RA_CASE_LEGACY_FIRST]);
 	result_u64(&r, "ra_seq_next", ra.calls[RA_CASE_SEQ_NEXT] + ra.calls[RA_CASE_LEGACY_AHEAD]);
 	result_u64(&r, "ra_random", ra.calls[RA_CASE_RANDOM] + ra.calls[RA_CASE_LEGACY_RANDOM]);
-	result_u64(&r, "ra_windows", ra.windows);
-	result_u64(&r, "ra_sync", ra.sync_ios);
-	result_u64(&r, "ra_async", ra.async_ios);
-	result_u64(&r, "ra_pages", ra.pages);
-	result_u64(&r, "ra_hit_pages", ra.hit_pages);
-	result_u64(&r, "ra_thrashed_pages", ra.thrashed_pages);
-	result_u64(&r, "ra_thrashed_windows", ra.thrashed_windows);
-	result_u64(&r, "readpage_ios", ra.readpage_ios);
-	result_u64(&r, "ra_deferred", ra.deferred);
 	result_double(&r, "stall_secs", (double)ra.stall_ns / 1e9, 6);
 	result_double(&r, "stall_frac", (double)ra.stall_ns / (double)ns, 4);
 	result_double(&r, "ra_decide_secs", (double)ra.decide_ns / 1e9, 6);

@@ -311,6 +311,11 @@ void ra_result_stats(struct result *r, enum ra_algo algo, unsigned long max_page
 {
 	result_str(r, "ra", ra_algo_name(algo));
 	result_u64(r, "ra_kb", max_pages * PAGE_CACHE_SIZE / 1024);
+	ra_result_counters(r, st);
+}
+
+void ra_result_counters(struct result *r, const struct ra_stats *st)
+{
 	result_u64(r, "ra_calls", ra_stats_calls(st));
 	result_u64(r, "ra_sync", st->sync_ios);
 	result_u64(r, "ra_async", st->async_ios);

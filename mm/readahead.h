@@ -390,6 +390,8 @@ int ra_apply_args(const char *cmd, struct file *filp, const struct kv_value *ra,
  * ra_thrashed_windows.
  */
 void ra_result_keys(struct result *r, const struct file *filp);
+/* Only the counters' keys of those, ra_calls to ra_deferred. */
+void ra_result_counters(struct result *r, const struct ra_stats *st);
 /* The same for counters a command gathered itself (e.g. over many files). */
 void ra_result_stats(struct result *r, enum ra_algo algo, unsigned long max_pages,
 		     const struct ra_stats *st);
