@@ -69,7 +69,7 @@ const char *bench_s(struct bench *b, const char *key)
 
 /* The common keys every workload takes, after its own. */
 static const struct kv_spec common_specs[] = {
-	{"ra", KV_ENUM, ra_algo_names, "readahead algorithm (default: the boot's ra=)"},
+	{"ra", KV_STRING, NULL, "readahead algorithm (default: the boot's ra=; `ralist`)"},
 	{"ra_kb", KV_UINT, NULL, "maximum readahead window, KiB (default: the disk's)"},
 	{"ra_async", KV_BOOL, NULL, "0: on-demand without its look-ahead mark (no pipelining)"},
 	{"verify", KV_BOOL, NULL, "0: do not check the data read (default 1)"},
@@ -105,11 +105,19 @@ static int parse_args(struct bench *b, int argc, char **argv)
 	}
 	b->ra = ra_default_algo;
 	if (vals[n].present) {
-		b->ra = (enum ra_algo)vals[n].u;
+		char list[160];
+
+		b->ra = ra_algo_find(vals[n].s);
+		if (!b->ra) {
+			pr_err("bench %s: ra=%s: expected one of %s\n", b->w->name, vals[n].s,
+			       ra_algo_list(list, sizeof(list)));
+			return -EINVAL;
+		}
 		b->ra_given = true;
 	}
 	if (vals[n + 1].present) {
-		if (!ra_kb_valid(vals[n + 1].u) || (b->ra == RA_OFF && vals[n + 1].u)) {
+		if (!ra_kb_valid(vals[n + 1].u) ||
+		    ((b->ra->flags & RA_ALGO_NO_WINDOW) && vals[n + 1].u)) {
 			pr_err("bench %s: ra_kb=%s: expected a multiple of %lu up to %u (0 with "
 			       "ra=off)\n",
 			       b->w->name, vals[n + 1].raw, PAGE_SIZE / 1024, RA_MAX_KB);
@@ -119,10 +127,9 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		b->ra_pages_given = true;
 	}
 	b->ra_async = vals[n + 2].present ? vals[n + 2].u : true;
-	if (!b->ra_async && b->ra != RA_ONDEMAND) {
-		pr_err("bench %s: ra_async=0 is on-demand's (its look-ahead mark); ra=%s has "
-		       "none\n",
-		       b->w->name, ra_algo_name(b->ra));
+	if (!b->ra_async && !(b->ra->flags & RA_ALGO_LOOKAHEAD)) {
+		pr_err("bench %s: ra_async=0 turns off a look-ahead mark; ra=%s has none\n",
+		       b->w->name, b->ra->name);
 		return -EINVAL;
 	}
 	b->verify = vals[n + 3].present ? vals[n + 3].u : true;
@@ -484,7 +491,7 @@ int bench_phase_end(struct bench *b)
 		result_str(&r, "suite", b->suite);
 	if (b->file_path[0])
 		result_str(&r, "path", b->file_path);
-	result_str(&r, "ra", ra_algo_name(b->ra));
+	result_str(&r, "ra", b->ra->name);
 	result_u64(&r, "ra_kb", b->ra_pages_end * PAGE_SIZE / 1024);
 	if (!b->ra_async)
 		result_bool(&r, "ra_async", false);

@@ -71,7 +71,7 @@ struct bench {
 	const struct bench_workload *w;
 	struct kv_value v[BENCH_MAX_PARAMS];
 	/* common keys: ra=, ra_kb=, ra_async=, verify= */
-	enum ra_algo ra;
+	const struct ra_algorithm *ra;
 	bool ra_given;
 	unsigned long ra_pages; /* 0 with !ra_pages_given: the device's */
 	bool ra_pages_given;

@@ -108,7 +108,7 @@ static void print_summary(const char *cmd, struct file *f, uint64_t bytes, uint3
 	ra_file_stats(&f->f_ra, &st);
 	printf("%s: %s: %llu bytes, crc32 %08x; readahead %s: %lu calls, %lu pages, %lu used, "
 	       "%lu thrashed, %lu sync + %lu async I/Os\n",
-	       cmd, f->f_path, (unsigned long long)bytes, crc, ra_algo_name(f->f_ra.algo),
+	       cmd, f->f_path, (unsigned long long)bytes, crc, f->f_ra.algo->name,
 	       ra_stats_calls(&st), st.pages, st.hit_pages, st.thrashed_pages, st.sync_ios,
 	       st.async_ios);
 }
@@ -401,7 +401,7 @@ static int cmd_rastreams(int argc, char **argv)
 	sum.thrashed_pages = st[0].f->f_mapping->ra_thrashed - thrashed0;
 	printf("rastreams: %s: %lu streams, %llu bytes; readahead %s: %lu calls, %lu pages, "
 	       "%lu used, %lu thrashed, %lu sync + %lu async I/Os\n",
-	       path, nstreams, (unsigned long long)bytes, ra_algo_name(st[0].f->f_ra.algo),
+	       path, nstreams, (unsigned long long)bytes, st[0].f->f_ra.algo->name,
 	       ra_stats_calls(&sum), sum.pages, sum.hit_pages, sum.thrashed_pages, sum.sync_ios,
 	       sum.async_ios);
 	result_begin(&r, "rastreams");
@@ -434,7 +434,7 @@ struct walk {
 	uint64_t dirs, entries, files, bytes;
 	uint32_t crc; /* of the listing, printed or not */
 	struct ra_stats st;
-	enum ra_algo algo;
+	const struct ra_algorithm *algo;
 	unsigned long ra_pages;
 	int err;
 };
@@ -586,7 +586,7 @@ static int cmd_walk(int argc, char **argv)
 	printf("walk: %s: %llu directories, %llu entries (%llu files); readahead %s: %lu calls, "
 	       "%lu pages, %lu sync + %lu async I/Os\n",
 	       path, (unsigned long long)w.dirs, (unsigned long long)w.entries,
-	       (unsigned long long)w.files, ra_algo_name(w.algo), ra_stats_calls(&w.st), w.st.pages,
+	       (unsigned long long)w.files, w.algo->name, ra_stats_calls(&w.st), w.st.pages,
 	       w.st.sync_ios, w.st.async_ios);
 	result_begin(&r, "walk");
 	/* bytes: directory data read; crc32: of the listing, one "path\n" per entry */

@@ -196,7 +196,7 @@ void bench_suite_record(const struct bench *b, int col)
 		v = b->stall_frac;
 	} else {
 		snprintf(label, sizeof(label), "%s %s%s", b->w->name, b->test,
-			 b->ra == RA_OFF ? " ra=off" : "");
+			 (b->ra->flags & RA_ALGO_NO_WINDOW) ? " ra=off" : "");
 		unit = "s";
 		v = b->secs;
 	}
@@ -212,16 +212,13 @@ int bench_suite_column(void)
 	return suite_col;
 }
 
-static void print_table(const char *suite, const enum ra_algo *ra, int nra)
+static void print_table(const char *suite, const struct ra_algorithm *const *ra, int nra)
 {
-	static const char *const col_names[] = {
-		[RA_ONDEMAND] = "on-demand", [RA_LEGACY] = "2.6.20", [RA_OFF] = "off"};
-
 	printf("\nbench suite %s: the seeds' table (gain: %s over %s)\n", suite,
-	       col_names[ra[nra - 1]], col_names[ra[0]]);
+	       ra[nra - 1]->title, ra[0]->title);
 	printf("%42s", "");
 	for (int c = 0; c < nra; c++)
-		printf(" %14s", col_names[ra[c]]);
+		printf(" %14s", ra[c]->title);
 	printf("      gain\n");
 	for (int i = 0; i < nr_rows; i++) {
 		struct row *r = &rows[i];
@@ -245,6 +242,8 @@ static void print_table(const char *suite, const enum ra_algo *ra, int nra)
 
 static void list_workloads(void)
 {
+	char names[160];
+
 	printf("bench workloads:\n");
 	for (const struct bench_workload *w = __start_bench_workloads; w < __stop_bench_workloads;
 	     w++) {
@@ -252,7 +251,8 @@ static void list_workloads(void)
 		for (unsigned int i = 0; i < w->nr_params; i++)
 			printf("      %s=  %s\n", w->params[i].key, w->params[i].help);
 	}
-	printf("  common keys: ra=ondemand|legacy|off ra_kb=N ra_async=0|1 verify=0|1\n");
+	printf("  common keys: ra=%s ra_kb=N ra_async=0|1 verify=0|1\n",
+	       ra_algo_list(names, sizeof(names)));
 	printf("bench suites:");
 	for (unsigned int i = 0; i < ARRAY_SIZE(suites); i++)
 		printf(" %s", suites[i].name);
@@ -260,7 +260,7 @@ static void list_workloads(void)
 }
 
 /* Run one line of a suite with algorithm @ra. */
-static int run_line(const char *line, enum ra_algo ra, const char *suite, int col)
+static int run_line(const char *line, const struct ra_algorithm *ra, const char *suite, int col)
 {
 	char buf[160], *words[16];
 	const char *err = NULL;
@@ -273,14 +273,14 @@ static int run_line(const char *line, enum ra_algo ra, const char *suite, int co
 			return 0;
 		snprintf(buf, sizeof(buf), "%s", line);
 	} else {
-		snprintf(buf, sizeof(buf), "%s ra=%s", line, ra_algo_name(ra));
+		snprintf(buf, sizeof(buf), "%s ra=%s", line, ra->name);
 	}
 	n = kv_split(buf, words, ARRAY_SIZE(words), &err);
 	if (n < 1 || !(w = bench_find(words[0]))) {
 		pr_err("bench suite %s: bad line '%s'\n", suite, line);
 		return -EINVAL;
 	}
-	if (strstr(line, "ra_async=0") && ra != RA_ONDEMAND)
+	if (strstr(line, "ra_async=0") && !(ra->flags & RA_ALGO_LOOKAHEAD))
 		return 0; /* on-demand's look-ahead switched off: no column for the others */
 	if (!w->warm)
 		drop_pagecache();
@@ -294,7 +294,7 @@ static int run_line(const char *line, enum ra_algo ra, const char *suite, int co
 static int run_suite(const char *name, const char *ra_list)
 {
 	const struct bench_suite *s = NULL;
-	enum ra_algo ra[MAX_RA];
+	const struct ra_algorithm *ra[MAX_RA];
 	int nra = 0, failed = 0;
 	char list[64], *p, *tok;
 	uint64_t t0 = ktime_ns();
@@ -308,9 +308,11 @@ static int run_suite(const char *name, const char *ra_list)
 	}
 	snprintf(list, sizeof(list), "%s", ra_list ? ra_list : "legacy,ondemand");
 	for (p = list; (tok = strsep(&p, ","));) {
-		if (nra == MAX_RA || ra_algo_parse(tok, &ra[nra]) < 0) {
-			pr_err("bench: ra=%s: up to %d of ondemand|legacy|off, comma-separated\n",
-			       ra_list, MAX_RA);
+		if (nra == MAX_RA || !(ra[nra] = ra_algo_find(tok))) {
+			char names[160];
+
+			pr_err("bench: ra=%s: up to %d of %s, comma-separated\n", ra_list, MAX_RA,
+			       ra_algo_list(names, sizeof(names)));
 			return -EINVAL;
 		}
 		nra++;
@@ -333,7 +335,7 @@ static int run_suite(const char *name, const char *ra_list)
 		result_str(&r, "unit", rows[i].unit);
 		for (int c = 0; c < nra; c++)
 			if (rows[i].have[c])
-				result_double(&r, ra_algo_name(ra[c]), rows[i].v[c], 4);
+				result_double(&r, ra[c]->name, rows[i].v[c], 4);
 		result_end(&r);
 	}
 	{

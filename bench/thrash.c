@@ -151,7 +151,7 @@ static void trace_sample(struct bench *b, struct trace_state *ts, unsigned int s
 	       "\"stall_ms\":%.1f,\"windows\":%lu,\"ra_pages\":%lu,\"hit_pages\":%lu,"
 	       "\"readpage_ios\":%lu,\"thrashed_pages\":%lu,\"thrashed_marks\":%lu,"
 	       "\"thrashed_windows\":%lu,\"deferred\":%lu,\"cases\":\"%s\"}\n",
-	       ra_algo_name(b->ra), sec, ts->nr,
+	       b->ra->name, sec, ts->nr,
 	       (unsigned long long)((uint64_t)(r->f->f_pos - r->start) >> 10),
 	       r->t0 && t > due ? (double)(t - due) / 1e6 : 0.0,
 	       (unsigned long long)(r->n - ts->prev_n), (double)d.stall_ns / 1e6, d.windows,
@@ -271,7 +271,7 @@ static int thrash_run(struct bench *b)
 			       "\"avg_req_kb\":%.1f,\"thrashed_pages\":%lu,"
 			       "\"thrashed_windows\":%lu,\"windows\":%lu,\"sync_windows\":%lu,"
 			       "\"readpage_ios\":%lu,\"deferred\":%lu}\n",
-			       ra_algo_name(b->ra), ++sec, started, mbps,
+			       b->ra->name, ++sec, started, mbps,
 			       (double)(cur.disk_sectors - prev.disk_sectors) * 512 / 1e6 / dt, req,
 			       d.thrashed_pages, d.thrashed_windows, d.windows, d.sync_ios,
 			       d.readpage_ios, d.deferred);

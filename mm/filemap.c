@@ -1,14 +1,18 @@
 /*
  * The generic read paths over the page cache: read(2) (do_generic_mapping_read),
  * the mmap fault path (filemap_fault) and the splice path
- * (generic_file_splice_read). Each one calls readahead the way the file's
- * algorithm wants it, the lines of patches 007 and 008 of the seeds:
+ * (generic_file_splice_read). Each one calls the file's readahead
+ * algorithm through its hooks (struct ra_algorithm), at the places patches
+ * 007 and 008 of the seeds put the calls:
  *
- *	on-demand/off	readahead on a missing page (synchronous, then look the
- *			page up again) and on a PG_readahead page (asynchronous);
- *			prev_index is updated when the request is done.
- *	legacy		page_cache_readahead() for every request, at the index it
- *			asked to be called at next, and handle_ra_miss() on a miss.
+ *	->request	for every request, at the index it asked to be called at
+ *			next (2.6.20's page_cache_readahead()), if the algorithm
+ *			has one;
+ *	->sync		on a missing page, then the page is looked up again if
+ *			the hook may have brought it in, else read alone;
+ *	->async		on a page marked PG_readahead;
+ *	prev_index	updated when the request is done, unless the algorithm
+ *			keeps it itself (RA_ALGO_KEEPS_PREV).
  *
  * A page whose I/O failed is read once more with ->readpage; if that fails
  * too the read fails with -EIO and a message naming the file and offset.
@@ -151,7 +155,7 @@ ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff
 {
 	struct address_space *mapping = filp->f_mapping;
 	struct file_ra_state *ra = &filp->f_ra;
-	bool legacy = ra->algo == RA_LEGACY;
+	const struct ra_algorithm *algo = ra->algo;
 	loff_t isize = mapping->size;
 	pgoff_t index, end_index, last_index, next_index, prev_index;
 	unsigned long offset;
@@ -192,11 +196,10 @@ ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff
 		}
 		nr -= offset;
 
-		if (legacy && index == next_index) {
+		if (algo->request && index == next_index) {
 			uint64_t t0 = decide_begin();
 
-			next_index = page_cache_readahead(mapping, ra, filp, index,
-							  last_index - index);
+			next_index = algo->request(mapping, ra, filp, index, last_index - index);
 			decide_end(ra, t0);
 		}
 find_page:
@@ -210,13 +213,8 @@ find_page:
 		if (!page) {
 			uint64_t t0 = decide_begin();
 
-			if (legacy) {
-				handle_ra_miss(mapping, ra, index);
-			} else {
-				page_cache_readahead_ondemand(mapping, ra, filp, NULL, index,
-							      last_index - index);
+			if (algo->sync(mapping, ra, filp, index, last_index - index))
 				page = find_get_page(mapping, index);
-			}
 			decide_end(ra, t0);
 			if (!page) {
 				uint64_t t0 = ktime_ns();
@@ -231,11 +229,10 @@ find_page:
 				}
 			}
 		}
-		if (!legacy && PageReadahead(page)) {
+		if (algo->async && PageReadahead(page)) {
 			uint64_t t0 = decide_begin();
 
-			page_cache_readahead_ondemand(mapping, ra, filp, page, index,
-						      last_index - index);
+			algo->async(mapping, ra, filp, page, index, last_index - index);
 			decide_end(ra, t0);
 		}
 		if (!PageUptodate(page)) {
@@ -272,8 +269,7 @@ find_page:
 			break;
 	}
 
-	/* Legacy keeps prev_index itself, in page_cache_readahead(). */
-	if (!legacy)
+	if (!(algo->flags & RA_ALGO_KEEPS_PREV))
 		ra->prev_index = prev_index;
 	*ppos = ((loff_t)index << PAGE_CACHE_SHIFT) + (loff_t)offset;
 	/* A short read returns what it has; the next read meets the error and reports it. */
@@ -327,33 +323,19 @@ static int page_cache_read(struct file *filp, pgoff_t index)
 	return 0;
 }
 
-/* The mmap read-around: a window centred on the fault, skipped when congested. */
-static void mmap_read_around(struct file *file, pgoff_t pgoff)
-{
-	struct address_space *mapping = file->f_mapping;
-	struct file_ra_state *ra = &file->f_ra;
-	unsigned long ra_pages = max_sane_readahead(ra->ra_pages);
-	struct ra_call call = { .rcase = RA_CASE_AROUND };
-	pgoff_t start = 0;
-	int actual;
-
-	if (!ra_pages)
-		return;
-	if (pgoff > ra_pages / 2)
-		start = pgoff - ra_pages / 2;
-	actual = do_page_cache_readahead(mapping, file, start, ra_pages);
-	call.congested = actual == -EAGAIN;
-	ra_call_note_io(&call, actual > 0 ? (unsigned long)actual : 0, false);
-	ra_trace_record(mapping, ra, pgoff, 1, &call, start, ra_pages, 0);
-}
-
+/*
+ * The algorithm's hooks run after a first lookup and before the fault waits
+ * for its page, as in 2.6.20's filemap_nopage() and today's filemap_fault()
+ * (2.6.23 looked for the mark after locking the page): an asynchronous
+ * window is under way while the reader waits. Retries after a page was read
+ * alone do not call them again.
+ */
 struct page *filemap_fault(struct file *file, pgoff_t pgoff, enum filemap_advice advice,
 			   int *err)
 {
 	struct address_space *mapping = file->f_mapping;
 	struct file_ra_state *ra = &file->f_ra;
-	bool legacy = ra->algo == RA_LEGACY;
-	bool did_readaround = false;
+	const struct ra_algorithm *algo = ra->algo;
 	int reads = 0, retries = 0;
 	struct page *page;
 	pgoff_t size;
@@ -364,13 +346,28 @@ struct page *filemap_fault(struct file *file, pgoff_t pgoff, enum filemap_advice
 		return NULL;
 	}
 
-	/* No readahead wanted: do not bother. */
-	if (advice == FAULT_ADV_RANDOM)
-		goto no_cached_page;
-
-	/* Legacy: for sequential accesses, use the generic readahead logic. */
-	if (legacy && advice == FAULT_ADV_SEQUENTIAL)
-		page_cache_readahead(mapping, ra, file, pgoff, 1);
+	page = find_get_page(mapping, pgoff);
+	if (!page) {
+		if (algo->fault_sync)
+			algo->fault_sync(file, pgoff, advice);
+		else
+			ra_fault_sync_generic(file, pgoff, advice);
+		goto retry_find;
+	}
+	if (algo->fault_async)
+		algo->fault_async(file, page, pgoff, advice);
+	else
+		ra_fault_async_generic(file, page, pgoff, advice);
+	*err = lock_page_bounded(file, page);
+	if (*err) {
+		page_cache_release(page);
+		return NULL;
+	}
+	if (page->mapping == mapping)
+		goto found;
+	/* Evicted while we waited for it. */
+	unlock_page(page);
+	page_cache_release(page);
 
 retry_find:
 	page = find_lock_page_bounded(file, pgoff);
@@ -378,54 +375,16 @@ retry_find:
 		*err = (int)PTR_ERR(page);
 		return NULL;
 	}
-	/* On-demand: for sequential accesses, use the generic readahead logic. */
-	if (!legacy && advice == FAULT_ADV_SEQUENTIAL) {
-		if (!page) {
-			page_cache_readahead_ondemand(mapping, ra, file, NULL, pgoff, 1);
-			page = find_lock_page_bounded(file, pgoff);
-			if (IS_ERR(page)) {
-				*err = (int)PTR_ERR(page);
-				return NULL;
-			}
-			if (!page)
-				goto no_cached_page;
-		}
-		if (PageReadahead(page))
-			page_cache_readahead_ondemand(mapping, ra, file, page, pgoff, 1);
-	}
-
-	if (!page) {
-		if (legacy && advice == FAULT_ADV_SEQUENTIAL) {
-			handle_ra_miss(mapping, ra, pgoff);
-			goto no_cached_page;
-		}
-		ra->mmap_miss++;
-
-		/* Missing much more than hitting in this file? Read-around only hurts. */
-		if (ra->mmap_miss > ra->mmap_hit + MMAP_LOTSAMISS)
-			goto no_cached_page;
-
-		did_readaround = true;
-		mmap_read_around(file, pgoff);
-		page = find_lock_page_bounded(file, pgoff);
-		if (IS_ERR(page)) {
-			*err = (int)PTR_ERR(page);
-			return NULL;
-		}
-		if (!page)
-			goto no_cached_page;
-	}
-
-	if (!did_readaround)
-		ra->mmap_hit++;
-
+	if (!page)
+		goto no_cached_page;
+found:
 	/* A locked page that is not uptodate: its read failed. */
 	if (!PageUptodate(page))
 		goto page_not_uptodate;
 
 	ra_page_used(ra, page);
 	mark_page_accessed(page);
-	if (!legacy)
+	if (!(algo->flags & RA_ALGO_KEEPS_PREV))
 		ra->prev_index = page->index;
 	*err = 0;
 	return page;
@@ -467,7 +426,7 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 {
 	struct address_space *mapping = in->f_mapping;
 	struct file_ra_state *ra = &in->f_ra;
-	bool legacy = ra->algo == RA_LEGACY;
+	const struct ra_algorithm *algo = ra->algo;
 	struct page *pages[PIPE_BUFFERS];
 	unsigned int nr_pages, page_nr, loff;
 	pgoff_t index, end_index;
@@ -490,24 +449,17 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 				       ((uint64_t)len + loff + PAGE_CACHE_SIZE - 1) >>
 					       PAGE_CACHE_SHIFT);
 
-	/* Legacy: don't second-guess readahead, call it like page cache reads do. */
-	if (legacy)
-		page_cache_readahead(mapping, ra, in, index, nr_pages);
+	/* Don't second-guess readahead: call it as the page cache reads do. */
+	if (algo->request)
+		algo->request(mapping, ra, in, index, nr_pages);
 
 	/* Look up the range, allocating what is missing (read below). */
 	while (spd->nr_pages < nr_pages) {
 		struct page *page = find_get_page(mapping, index);
 
-		if (!page) {
-			if (legacy) {
-				/* Make sure the readahead engine hears about the miss. */
-				handle_ra_miss(mapping, ra, index);
-			} else {
-				page_cache_readahead_ondemand(mapping, ra, in, NULL, index,
-							      nr_pages - spd->nr_pages);
-				page = find_get_page(mapping, index);
-			}
-		}
+		/* Make sure the readahead engine hears about the miss. */
+		if (!page && algo->sync(mapping, ra, in, index, nr_pages - spd->nr_pages))
+			page = find_get_page(mapping, index);
 		if (!page) {
 			int err;
 
@@ -544,9 +496,8 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 			break;
 		this_len = (unsigned int)min_t(size_t, len, PAGE_CACHE_SIZE - loff);
 
-		if (!legacy && PageReadahead(page))
-			page_cache_readahead_ondemand(mapping, ra, in, page, index,
-						      nr_pages - page_nr);
+		if (algo->async && PageReadahead(page))
+			algo->async(mapping, ra, in, page, index, nr_pages - page_nr);
 
 		if (!PageUptodate(page)) {
 			int err = lock_page_bounded(in, page);
@@ -591,7 +542,7 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 	/* Release the pages we looked up but did not hand over. */
 	for (unsigned int i = spd->nr_pages; i < nr_pages; i++)
 		page_cache_release(pages[i]);
-	if (!legacy)
+	if (!(algo->flags & RA_ALGO_KEEPS_PREV))
 		ra->prev_index = index;
 
 	*ppos += (loff_t)total;

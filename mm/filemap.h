@@ -1,8 +1,8 @@
 /*
  * The generic read paths over the page cache (mm/filemap.c): read(2)-style
- * reads, the mmap fault path and the splice path, each calling readahead
- * the way patches 007/008 of the seeds describe (or the legacy way, per
- * file, when file->f_ra.algo is RA_LEGACY). Host-buildable; the mapping of
+ * reads, the mmap fault path and the splice path, each calling the file's
+ * readahead algorithm through its hooks at the places patches 007/008 of the
+ * seeds describe. Host-buildable; the mapping of
  * files into kernel virtual memory is mm/filemap-mmap.c (kernel only).
  */
 #ifndef MM_FILEMAP_H
@@ -22,12 +22,8 @@ ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff
 
 /* --- the fault path (patch 007) ------------------------------------------------ */
 
-/* madvise()-style access hints of a file mapping (VM_SequentialReadHint ...). */
-enum filemap_advice { FAULT_ADV_NORMAL, FAULT_ADV_SEQUENTIAL, FAULT_ADV_RANDOM, FAULT_ADV_NR };
+/* enum filemap_advice, the madvise()-style hints, is in mm/readahead.h. */
 extern const char *const filemap_advice_names[];	/* "normal", ... NULL */
-
-/* Give up on read-around when misses outnumber hits by this much (mm/filemap.c). */
-#define MMAP_LOTSAMISS		100
 
 /*
  * A fault at page @pgoff of a mapping of @file with access hint @advice:

@@ -19,14 +19,19 @@ $(BUILD)/host/bench_mm: $(BENCH_MM_SRCS) $(wildcard mm/*.h kernel/*.h)
 host-tests: $(BUILD)/host/bench_mm
 
 # readahead (ra): owned by the readahead engineer; keep these lines in this block.
-# On-demand and legacy readahead, tracing and the read/fault/splice paths.
+# The readahead core, every algorithm (mm/readahead-*.c), tracing and the
+# read/fault/splice paths.
 #   build/host/test_readahead     the tests/common ra suites on a fake mm (no reclaim,
 #                                 counted lookups) plus host-only suites
 #   build/host/test_readahead_mm  the same common suites on the real mm
-HOST_SRCS += mm/readahead.c mm/readahead-legacy.c mm/ratrace.c mm/filemap.c
+# The algorithms register through a linker section that nothing references
+# by name, so the programs link their objects directly: from libhost.a only
+# the ones some test names would be pulled in.
+RA_ALGO_SRCS := $(wildcard mm/readahead-*.c)
+HOST_SRCS += mm/readahead.c mm/ratrace.c mm/filemap.c $(RA_ALGO_SRCS)
 HOST_TESTS += readahead readahead_mm
 RA_COMMON_TESTS := $(wildcard tests/common/test_ra_*.c)
 readahead_SRCS := $(RA_COMMON_TESTS) tests/host/test_readahead_fake.c \
-	tests/host/test_readahead_host.c
-readahead_mm_SRCS := $(RA_COMMON_TESTS)
+	tests/host/test_readahead_host.c $(RA_ALGO_SRCS)
+readahead_mm_SRCS := $(RA_COMMON_TESTS) $(RA_ALGO_SRCS)
 # end readahead (ra)

@@ -1,15 +1,18 @@
 /*
  * Readahead at boot and in the shell (kernel only):
  *
- *	ra=ondemand|legacy|off	the algorithm of every file opened (default ondemand)
+ *	ra=NAME			the algorithm of every file opened (default ondemand;
+ *				`help ra` or a wrong name lists them)
  *	ra_kb=N			the default maximum window (default 128 KiB)
  *
+ *	ralist				the algorithms ra= accepts
  *	ratrace [last=N] [clear=1]	the trace ring buffer, a "ratrace:" line each
  *	rastat [reset=1]		global readahead counters
  *
  * The applications that read files (cat, mmapcat, splicecat, walk,
  * rastreams, readahead) are in bench/filecmds.c.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "drivers/blkdev.h"
@@ -23,38 +26,50 @@
 #include "mm/filemap.h"
 #include "mm/mm.h"
 
-KPARAM(ra, KV_ENUM, ra_algo_names, "readahead algorithm: ondemand (default), legacy or off");
+KPARAM(ra, KV_STRING, NULL, "readahead algorithm (default ondemand; see `ralist`)");
 KPARAM(ra_kb, KV_UINT, NULL, "default maximum readahead window in KiB (default 128)");
 
 /* kernel/main.c: a failed boot-time set-up that must fail the whole run */
 
 static int ra_boot_init(void)
 {
-	enum ra_algo algo = RA_ONDEMAND;
+	const struct ra_algorithm *algo = &ra_algo_ondemand;
 	unsigned long pages = MAX_RA_PAGES;
+	const char *name;
 	uint64_t kb;
-	int idx = param_get_enum("ra");
 
-	if (idx >= 0)
-		algo = (enum ra_algo)idx;
+	if (param_get_str("ra", &name) == 0) {
+		static char msg[200];
+		char list[160];
+
+		algo = ra_algo_find(name);
+		if (!algo) {
+			snprintf(msg, sizeof(msg), "readahead: ra=%s: expected one of %s", name,
+				 ra_algo_list(list, sizeof(list)));
+			init_fail(msg);
+			return -EINVAL;
+		}
+	}
 	if (param_get_u64("ra_kb", &kb) == 0) {
 		if (!ra_kb_valid(kb)) {
 			init_fail("readahead: ra_kb= must be a multiple of 4 up to 16384 (KiB)");
 			return -EINVAL;
 		}
-		if (algo == RA_OFF && kb) {
+		if ((algo->flags & RA_ALGO_NO_WINDOW) && kb) {
 			init_fail("readahead: ra_kb= contradicts ra=off (no readahead)");
 			return -EINVAL;
 		}
 		pages = (unsigned long)(kb * 1024 / PAGE_SIZE);
 	}
+	if (algo->flags & RA_ALGO_NO_WINDOW)
+		pages = 0;
 	readahead_init(algo, pages);
-	pr_info("readahead: %s, max %lu KiB\n", ra_algo_name(algo), pages * PAGE_SIZE / 1024);
+	pr_info("readahead: %s, max %lu KiB\n", algo->name, pages * PAGE_SIZE / 1024);
 	return 0;
 }
 INITCALL(INIT_MM, ra_boot_init);
 
-/* --- ratrace, rastat ---------------------------------------------------------------- */
+/* --- ralist, ratrace, rastat ---------------------------------------------------------------- */
 
 static void result_cases(struct result *r, const struct ra_stats *st)
 {
@@ -69,6 +84,25 @@ static void result_cases(struct result *r, const struct ra_stats *st)
 		snprintf(buf + len, sizeof(buf) - len, "}");
 	result_raw(r, "cases", buf);
 }
+
+static int cmd_ralist(int argc, char **argv)
+{
+	const struct ra_algorithm *algo;
+	struct result r;
+	char list[160];
+
+	if (kcmd_args(argc, argv, NULL, 0, NULL, NULL))
+		return -EINVAL;
+	for (unsigned int i = 0; (algo = ra_algo_at(i)); i++)
+		printf("ralist: %-12s %-10s %s%s\n", algo->name, algo->title, algo->help,
+		       algo == ra_default_algo ? " (the default)" : "");
+	result_begin(&r, "ralist");
+	result_str(&r, "algorithms", ra_algo_list(list, sizeof(list)));
+	result_str(&r, "default", ra_default_algo->name);
+	result_end(&r);
+	return 0;
+}
+KCMD(ralist, cmd_ralist, "ralist", "list the readahead algorithms that ra= accepts");
 
 static int cmd_ratrace(int argc, char **argv)
 {
@@ -114,7 +148,7 @@ static int cmd_rastat(int argc, char **argv)
 	if (kcmd_args(argc, argv, specs, ARRAY_SIZE(specs), v, NULL))
 		return -EINVAL;
 	mm_get_stats(&ms);
-	printf("rastat: default %s, max %lu KiB\n", ra_algo_name(ra_default_algo),
+	printf("rastat: default %s, max %lu KiB\n", ra_default_algo->name,
 	       ra_default_pages * PAGE_SIZE / 1024);
 	for (int c = 0; c < RA_NR_CASES; c++)
 		if (st->calls[c])

@@ -107,15 +107,15 @@ void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
 	copy_name_tail(e->file, mapping ? mapping->name : NULL);
 	e->offset = offset;
 	e->req_size = req_size;
-	e->algo = (uint8_t)ra->algo;
+	e->algo = ra->algo;
 	e->rcase = (uint8_t)call->rcase;
 	e->async = call->async;
 	e->congested = call->congested;
 	e->ra_index = ra_index;
 	e->ra_size = ra_size;
 	e->la_size = la_size;
-	e->ahead_start = ra->algo == RA_LEGACY ? ra->ahead_start : 0;
-	e->ahead_size = ra->algo == RA_LEGACY ? ra->ahead_size : 0;
+	e->ahead_start = ra->ahead_start;
+	e->ahead_size = ra->ahead_size;
 	e->actual = call->actual;
 }
 
@@ -153,9 +153,9 @@ void ra_trace_print(const struct ra_trace_event *e)
 	       "ra_index=%lu ra_size=%lu la_size=%lu",
 	       (unsigned long long)(e->time_ns / NSEC_PER_SEC),
 	       (unsigned long long)(e->time_ns % NSEC_PER_SEC / NSEC_PER_USEC), e->file,
-	       ra_algo_name((enum ra_algo)e->algo), ra_case_name((enum ra_case)e->rcase),
-	       e->offset, e->req_size, e->ra_index, e->ra_size, e->la_size);
-	if (e->algo == RA_LEGACY)
+	       e->algo->name, ra_case_name((enum ra_case)e->rcase), e->offset, e->req_size,
+	       e->ra_index, e->ra_size, e->la_size);
+	if (e->algo->flags & RA_ALGO_AHEAD_WINDOW)
 		printf(" ahead_start=%lu ahead_size=%lu", e->ahead_start, e->ahead_size);
 	printf(" actual=%lu %s%s\n", e->actual, e->async ? "async" : "sync",
 	       e->congested ? " congested" : "");
@@ -282,18 +282,20 @@ int ra_apply_args(const char *cmd, struct file *filp, const struct kv_value *ra,
 	struct file_ra_state *st = &filp->f_ra;
 
 	if (ra && ra->present) {
-		enum ra_algo algo;
+		const struct ra_algorithm *algo = ra_algo_find(ra->s);
+		char list[160];
 
-		if (ra_algo_parse(ra->s, &algo) < 0) {
-			printf("%s: ra=%s: expected one of ondemand|legacy|off\n", cmd, ra->s);
+		if (!algo) {
+			printf("%s: ra=%s: expected one of %s\n", cmd, ra->s,
+			       ra_algo_list(list, sizeof(list)));
 			return -EINVAL;
 		}
 		file_ra_set_algo(st, algo);
 	}
 	if (ra_kb && ra_kb->present) {
-		if (st->algo == RA_OFF) {
-			printf("%s: ra_kb=%s makes no sense with ra=off (no readahead)\n", cmd,
-			       ra_kb->raw);
+		if (st->algo->flags & RA_ALGO_NO_WINDOW) {
+			printf("%s: ra_kb=%s makes no sense with ra=%s (no readahead)\n", cmd,
+			       ra_kb->raw, st->algo->name);
 			return -EINVAL;
 		}
 		if (!ra_kb_valid(ra_kb->u)) {
@@ -306,10 +308,10 @@ int ra_apply_args(const char *cmd, struct file *filp, const struct kv_value *ra,
 	return 0;
 }
 
-void ra_result_stats(struct result *r, enum ra_algo algo, unsigned long max_pages,
+void ra_result_stats(struct result *r, const struct ra_algorithm *algo, unsigned long max_pages,
 		     const struct ra_stats *st)
 {
-	result_str(r, "ra", ra_algo_name(algo));
+	result_str(r, "ra", algo->name);
 	result_u64(r, "ra_kb", max_pages * PAGE_CACHE_SIZE / 1024);
 	ra_result_counters(r, st);
 }

@@ -2,16 +2,18 @@
  * The 2.6.20 readahead algorithm, as patch 010 of the seeds removes it:
  * a current window and an ahead window, moved by page_cache_readahead(),
  * which the read paths call for every read request. It is the baseline
- * the on-demand algorithm (mm/readahead.c) is measured against, selected
- * per file with file->f_ra.algo = RA_LEGACY. Host-buildable.
+ * the on-demand algorithm (mm/readahead-ondemand.c) is measured against
+ * (ra=legacy). Host-buildable.
  *
- * Callers: mm/filemap.c calls page_cache_readahead() when the reader gets
- * to the index it returned last (next_index) and handle_ra_miss() when a
- * page it expected in the cache is missing; the window I/O goes through
- * the same __do_page_cache_readahead() as on-demand, without look-ahead
- * marks.
+ * Hooks: ->request is page_cache_readahead(), which the read paths call
+ * when the reader gets to the index it returned last (next_index); ->sync
+ * is handle_ra_miss(), for a page it expected in the cache; the window I/O
+ * goes through the same __do_page_cache_readahead() as on-demand, without
+ * look-ahead marks. The fault path calls page_cache_readahead() for every
+ * MADV_SEQUENTIAL fault, as 2.6.20's filemap_nopage() did.
  */
 #include "drivers/blkdev.h"
+#include "fs/vfs.h"
 #include "mm/readahead.h"
 
 /*
@@ -179,8 +181,15 @@ static int make_ahead_window(struct address_space *mapping, struct file *filp,
 	return ret;
 }
 
-unsigned long page_cache_readahead(struct address_space *mapping, struct file_ra_state *ra,
-				   struct file *filp, pgoff_t offset, unsigned long req_size)
+/*
+ * page_cache_readahead - 2.6.20's adaptive readahead: call it for every
+ * read request at @offset (and again when the reader reaches the returned
+ * index). Manages the current and ahead windows and submits their I/O.
+ * Returns the index at which it wants to be called next.
+ */
+static unsigned long page_cache_readahead(struct address_space *mapping,
+					  struct file_ra_state *ra, struct file *filp,
+					  pgoff_t offset, unsigned long req_size)
 {
 	struct ra_call call = { .rcase = RA_CASE_LEGACY_WINDOW };
 	pgoff_t trace_offset = offset;
@@ -280,7 +289,8 @@ out:
  * not: it was evicted before use, i.e. readahead thrashing. Flag the miss
  * so the next window is smaller, and turn readahead back on.
  */
-void handle_ra_miss(struct address_space *mapping, struct file_ra_state *ra, pgoff_t offset)
+static void handle_ra_miss(struct address_space *mapping, struct file_ra_state *ra,
+			   pgoff_t offset)
 {
 	struct ra_call call = { .rcase = RA_CASE_LEGACY_MISS };
 
@@ -289,3 +299,63 @@ void handle_ra_miss(struct address_space *mapping, struct file_ra_state *ra, pgo
 	ra->cache_hit = 0;
 	ra_trace_record(mapping, ra, offset, 1, &call, ra->start, ra->size, 0);
 }
+
+static bool legacy_sync(struct address_space *mapping, struct file_ra_state *ra,
+			struct file *filp, pgoff_t offset, unsigned long req_size)
+{
+	(void)filp;
+	(void)req_size;
+	handle_ra_miss(mapping, ra, offset);
+	return false;	/* it reads nothing: the caller reads the page alone */
+}
+
+/* 2.6.20's filemap_nopage(): for sequential accesses, the generic readahead logic. */
+static void legacy_fault_sync(struct file *file, pgoff_t pgoff, enum filemap_advice advice)
+{
+	struct address_space *mapping = file->f_mapping;
+	struct file_ra_state *ra = &file->f_ra;
+	struct page *page;
+
+	if (advice != FAULT_ADV_SEQUENTIAL) {
+		/* read-around, or with MADV_RANDOM nothing */
+		ra_fault_sync_generic(file, pgoff, advice);
+		return;
+	}
+	page_cache_readahead(mapping, ra, file, pgoff, 1);
+	page = find_get_page(mapping, pgoff);
+	if (page)
+		page_cache_release(page);
+	else
+		handle_ra_miss(mapping, ra, pgoff);
+	ra->mmap_hit++;
+}
+
+static void legacy_fault_async(struct file *file, struct page *page, pgoff_t pgoff,
+			       enum filemap_advice advice)
+{
+	if (advice == FAULT_ADV_SEQUENTIAL) {
+		page_cache_readahead(file->f_mapping, &file->f_ra, file, pgoff, 1);
+		file->f_ra.mmap_hit++;
+		return;
+	}
+	ra_fault_async_generic(file, page, pgoff, advice);
+}
+
+/* Every directory block goes to page_cache_readahead(), which keeps prev_index. */
+static void legacy_readdir(struct file *filp, struct address_space *bd_mapping, pgoff_t index)
+{
+	page_cache_readahead(bd_mapping, &filp->f_ra, filp, index, 1);
+}
+
+const struct ra_algorithm ra_algo_legacy = {
+	.name = "legacy",
+	.title = "2.6.20",
+	.help = "2.6.20's current and ahead windows, called on every read (patch 010 removes it)",
+	.flags = RA_ALGO_KEEPS_PREV | RA_ALGO_AHEAD_WINDOW,
+	.request = page_cache_readahead,
+	.sync = legacy_sync,
+	.fault_sync = legacy_fault_sync,
+	.fault_async = legacy_fault_async,
+	.readdir = legacy_readdir,
+};
+RA_ALGORITHM(ra_algo_legacy);

@@ -1,16 +1,15 @@
 /*
- * On-demand readahead (the seeds, patches 002-009) and the mechanism both
- * algorithms share: __do_page_cache_readahead() allocates a window's
- * missing pages and hands them to ->readpages in one call. Host-buildable.
+ * The readahead core: the registry of algorithms (RA_ALGORITHM()), the
+ * per-file state, and the mechanism every algorithm shares:
+ * __do_page_cache_readahead() allocates a window's missing pages and hands
+ * them to ->readpages in one call, get_init_ra_size()/get_next_ra_size()
+ * size windows as the seeds do, and the 2.6 mmap read-around and readdir
+ * call sites serve algorithms that do not bring their own. Host-buildable.
  *
- * The read paths (mm/filemap.c) call page_cache_readahead_ondemand() only
- * when it is time to read ahead: on a missing page (synchronous readahead)
- * and on a page marked PG_readahead (asynchronous readahead). The policy
- * (ondemand_readahead) decides where the next window starts, how big it is
- * and where its look-ahead mark goes; ra_submit() does the I/O.
- *
- * Boot: mm/racmd.c calls readahead_init() with the ra= and ra_kb= values.
+ * The policies are in mm/readahead-*.c. Boot: mm/racmd.c calls
+ * readahead_init() with the ra= and ra_kb= values.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "drivers/blkdev.h"
@@ -18,36 +17,84 @@
 #include "fs/vfs.h"
 #include "mm/readahead.h"
 
-enum ra_algo ra_default_algo = RA_ONDEMAND;
+const struct ra_algorithm *ra_default_algo = &ra_algo_ondemand;
 unsigned long ra_default_pages = MAX_RA_PAGES;
 
-const char *const ra_algo_names[] = { "ondemand", "legacy", "off", NULL };
+/* --- the registry ------------------------------------------------------------------ */
 
-const char *ra_algo_name(enum ra_algo algo)
-{
-	return (unsigned int)algo < RA_NR_ALGOS ? ra_algo_names[algo] : "?";
-}
+extern const struct ra_algorithm *const __start_ra_algorithms[], *const __stop_ra_algorithms[];
 
-int ra_algo_parse(const char *s, enum ra_algo *algo)
+/* More than any tree needs; ra_algo_at() says so once if a build ever has more. */
+#define RA_MAX_ALGOS	32
+
+static const struct ra_algorithm *ra_sorted[RA_MAX_ALGOS];
+static unsigned int ra_nr_sorted;
+
+/*
+ * The section holds the algorithms in link order, which differs between the
+ * kernel and the host programs: sort them by name, once, so that lists and
+ * tables come out the same everywhere.
+ */
+static void ra_registry_sort(void)
 {
-	for (int i = 0; i < RA_NR_ALGOS; i++) {
-		if (strcmp(s, ra_algo_names[i]) == 0) {
-			*algo = (enum ra_algo)i;
-			return 0;
+	const struct ra_algorithm *const *p;
+
+	for (p = __start_ra_algorithms; p < __stop_ra_algorithms; p++) {
+		unsigned int i;
+
+		if (ra_nr_sorted == RA_MAX_ALGOS) {
+			pr_err("readahead: more than %d algorithms registered, %s and later left out\n",
+			       RA_MAX_ALGOS, (*p)->name);
+			break;
 		}
+		for (i = ra_nr_sorted; i > 0 && strcmp(ra_sorted[i - 1]->name, (*p)->name) > 0; i--)
+			ra_sorted[i] = ra_sorted[i - 1];
+		ra_sorted[i] = *p;
+		ra_nr_sorted++;
 	}
-	return -EINVAL;
 }
 
-int readahead_init(enum ra_algo algo, unsigned long max_pages)
+const struct ra_algorithm *ra_algo_at(unsigned int i)
 {
-	if ((unsigned int)algo >= RA_NR_ALGOS || max_pages > RA_MAX_WINDOW)
+	if (!ra_nr_sorted)
+		ra_registry_sort();
+	return i < ra_nr_sorted ? ra_sorted[i] : NULL;
+}
+
+const struct ra_algorithm *ra_algo_find(const char *name)
+{
+	const struct ra_algorithm *algo;
+
+	for (unsigned int i = 0; (algo = ra_algo_at(i)); i++)
+		if (!strcmp(algo->name, name))
+			return algo;
+	return NULL;
+}
+
+const char *ra_algo_list(char *buf, size_t len)
+{
+	const struct ra_algorithm *algo;
+	size_t n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (unsigned int i = 0; (algo = ra_algo_at(i)) && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "|" : "", algo->name);
+	return buf;
+}
+
+int readahead_init(const struct ra_algorithm *algo, unsigned long max_pages)
+{
+	if (!algo || max_pages > RA_MAX_WINDOW || ((algo->flags & RA_ALGO_NO_WINDOW) && max_pages))
 		return -EINVAL;
+	ra_algo_at(0);
 	ra_default_algo = algo;
 	ra_default_pages = max_pages;
 	readahead_thrashed_hook = ra_page_thrashed;
 	return 0;
 }
+
+/* --- per-file state ------------------------------------------------------------------ */
 
 static void ra_reset_window(struct file_ra_state *ra)
 {
@@ -55,7 +102,7 @@ static void ra_reset_window(struct file_ra_state *ra)
 	ra->start = ra->size = ra->flags = ra->cache_hit = 0;
 	ra->ahead_start = ra->ahead_size = 0;
 	ra->mmap_hit = ra->mmap_miss = 0;
-	/* -1: the first read, at offset 0, looks sequential to both algorithms */
+	/* -1: the first read, at offset 0, looks sequential to every algorithm */
 	ra->prev_index = -1UL;
 	ra->prev_offset = 0;
 }
@@ -75,11 +122,13 @@ void file_ra_state_init(struct file_ra_state *ra, struct address_space *mapping)
 	file_ra_set_algo(ra, ra_default_algo);
 }
 
-void file_ra_set_algo(struct file_ra_state *ra, enum ra_algo algo)
+void file_ra_set_algo(struct file_ra_state *ra, const struct ra_algorithm *algo)
 {
 	ra_reset_window(ra);
 	ra->algo = algo;
-	if (algo == RA_OFF)
+	if (algo->init)
+		algo->init(ra);
+	if (algo->flags & RA_ALGO_NO_WINDOW)
 		ra->ra_pages = 0;
 	else if (ra->ra_pages == 0)
 		ra->ra_pages = ra->mapping && ra->mapping->backing_dev_info
@@ -89,7 +138,7 @@ void file_ra_set_algo(struct file_ra_state *ra, enum ra_algo algo)
 
 int file_ra_set_max_pages(struct file_ra_state *ra, unsigned long pages)
 {
-	if (pages > RA_MAX_WINDOW || (ra->algo == RA_OFF && pages))
+	if (pages > RA_MAX_WINDOW || ((ra->algo->flags & RA_ALGO_NO_WINDOW) && pages))
 		return -EINVAL;
 	ra->ra_pages = pages;
 	return 0;
@@ -299,144 +348,9 @@ unsigned long get_next_ra_size(const struct file_ra_state *ra, unsigned long max
 	return min(newsize, max);
 }
 
-/*
- * On-demand readahead design.
- *
- * The fields in struct file_ra_state represent the most-recently-executed
- * readahead attempt:
- *
- *                    |-------- last readahead window -------->|
- *       |-- application walking here -->|
- * ======#============|==================#=====================|
- *       ^la_index    ^ra_index          ^lookahead_index      ^readahead_index
- *
- * [ra_index, readahead_index) is the last readahead window.
- *
- * [la_index, lookahead_index] is where the application is expected to walk
- * in the common case of cache-cold sequential reads: the last window was
- * started when the application was at la_index, and the next one starts
- * when it reaches lookahead_index.
- *
- * To overlap the application's thinking time with disk I/O, readahead is
- * pipelined: rather than waiting until the application stalls on the
- * missing page at readahead_index, an asynchronous readahead is submitted
- * as soon as it reads the page at lookahead_index. Normally lookahead_index
- * equals ra_index, for maximum pipelining.
- *
- * Interleaved streams on one file overwrite each other's state, so the page
- * at lookahead_index is marked PG_readahead and the mark, not the state,
- * says "read ahead now". Pages already cached are never marked, so a cached
- * file costs no readahead calls at all.
- *
- * prev_index is the last page of the _previous_ read request, kept by the
- * caller; it tells small random reads from sequential ones, loosely, so
- * interleaved reads may pass as sequential.
- *
- * Special case: a read starting at page 0 of the file is taken as the start
- * of a linear read (prev_index is -1 then), and gets an initial window
- * sized from the request and the maximum.
- *
- * Windows ramp up fast at first and more slowly near the maximum.
- */
-static unsigned long ondemand_readahead(struct address_space *mapping, struct file_ra_state *ra,
-					struct file *filp, struct page *page, pgoff_t offset,
-					unsigned long req_size, struct ra_call *call)
-{
-	unsigned long max = ra->ra_pages;
-	pgoff_t ra_index;
-	unsigned long ra_size, la_size;
-	bool sequential = (offset - ra->prev_index <= 1UL) || req_size > max;
+/* --- call sites of the read paths that algorithms may leave to the core ---------------- */
 
-	/*
-	 * Sequential-next: a look-ahead or readahead hit on the current
-	 * window. Assume a sequential stream: ramp up and push the window on.
-	 */
-	if (offset && (offset == ra->lookahead_index || offset == ra->readahead_index)) {
-		call->rcase = RA_CASE_SEQ_NEXT;
-		ra_index = ra->readahead_index;
-		ra_size = get_next_ra_size(ra, max);
-		la_size = ra_size;
-		goto fill_ra;
-	}
-
-	/*
-	 * Random: a standalone small read. Read it as is, and keep the state
-	 * for the stream it does not belong to.
-	 */
-	if (!page && !sequential) {
-		int actual;
-
-		call->rcase = RA_CASE_RANDOM;
-		actual = __do_page_cache_readahead(mapping, filp, offset, req_size, 0);
-		ra_call_note_io(call, actual > 0 ? (unsigned long)actual : 0, call->async);
-		ra_trace_record(mapping, ra, offset, req_size, call, offset, req_size, 0);
-		return call->actual;
-	}
-
-	/*
-	 * Sequential-first: the first read at the start of the file, a
-	 * sequential cache miss or an oversize random read. Start a window.
-	 */
-	call->rcase = RA_CASE_SEQ_FIRST;
-	ra_index = offset;
-	ra_size = get_init_ra_size(req_size, max);
-	la_size = ra_size > req_size ? ra_size - req_size : ra_size;
-
-	/*
-	 * Lookahead-clueless: a look-ahead hit without a matching state
-	 * (another stream moved it, e.g. interleaved reads). Not knowing the
-	 * old window, bet on the smallest one that could have put the mark
-	 * here, and ramp it up.
-	 */
-	if (page) {
-		call->rcase = RA_CASE_CLUELESS;
-		ra_index++;
-		ra_size = min(4 * ra_size, max);
-	}
-
-fill_ra:
-	if (ra->no_lookahead)
-		la_size = 0;
-	ra_set_index(ra, offset, ra_index);
-	ra_set_size(ra, ra_size, la_size);
-	ra_call_note_io(call, ra_submit(ra, mapping, filp), call->async);
-	ra_trace_record(mapping, ra, offset, req_size, call, ra->ra_index,
-			ra_readahead_size(ra), ra_lookahead_size(ra));
-	return call->actual;
-}
-
-unsigned long page_cache_readahead_ondemand(struct address_space *mapping,
-					    struct file_ra_state *ra, struct file *filp,
-					    struct page *page, pgoff_t offset,
-					    unsigned long req_size)
-{
-	struct ra_call call = { .async = page != NULL };
-
-	call.congested = bdi_read_congested(mapping->backing_dev_info);
-	if (!ra->ra_pages) {
-		/* no readahead: another reader's look-ahead mark stays where it is */
-		call.rcase = RA_CASE_OFF;
-		ra_trace_record(mapping, ra, offset, req_size, &call, offset, 0, 0);
-		return 0;
-	}
-	if (page) {
-		ClearPageReadahead(page);
-		/*
-		 * Defer asynchronous readahead while the queue is congested:
-		 * the reader is not waiting yet, and the pages it will miss
-		 * are read then, synchronously.
-		 */
-		if (call.congested) {
-			call.rcase = RA_CASE_CONGESTED;
-			call.deferred = true;
-			ra_trace_record(mapping, ra, offset, req_size, &call, offset, 0, 0);
-			return 0;
-		}
-	}
-	return ondemand_readahead(mapping, ra, filp, page, offset, req_size, &call);
-}
-
-void ra_dir_readahead(struct file *filp, struct address_space *bd_mapping, pgoff_t index)
+void ra_readdir_generic(struct file *filp, struct address_space *bd_mapping, pgoff_t index)
 {
 	struct file_ra_state *ra = &filp->f_ra;
 
@@ -446,14 +360,87 @@ void ra_dir_readahead(struct file *filp, struct address_space *bd_mapping, pgoff
 	 * about the page's state, so readahead is called whenever the block
 	 * falls outside the readahead window.
 	 */
-	if (ra->algo == RA_LEGACY) {
-		/* 2.6.20: every block goes to page_cache_readahead(), which keeps prev_index */
-		page_cache_readahead(bd_mapping, ra, filp, index, 1);
+	if (!ra_has_index(ra, index))
+		ra->algo->sync(bd_mapping, ra, filp, index, 1);
+	ra->prev_index = index;
+}
+
+void ra_dir_readahead(struct file *filp, struct address_space *bd_mapping, pgoff_t index)
+{
+	const struct ra_algorithm *algo = filp->f_ra.algo;
+
+	if (algo->readdir)
+		algo->readdir(filp, bd_mapping, index);
+	else
+		ra_readdir_generic(filp, bd_mapping, index);
+}
+
+void ra_mmap_read_around(struct file *file, pgoff_t pgoff)
+{
+	struct address_space *mapping = file->f_mapping;
+	struct file_ra_state *ra = &file->f_ra;
+	unsigned long ra_pages = max_sane_readahead(ra->ra_pages);
+	struct ra_call call = { .rcase = RA_CASE_AROUND };
+	pgoff_t start = 0;
+	int actual;
+
+	if (!ra_pages)
+		return;
+	if (pgoff > ra_pages / 2)
+		start = pgoff - ra_pages / 2;
+	actual = do_page_cache_readahead(mapping, file, start, ra_pages);
+	call.congested = actual == -EAGAIN;
+	ra_call_note_io(&call, actual > 0 ? (unsigned long)actual : 0, false);
+	ra_trace_record(mapping, ra, pgoff, 1, &call, start, ra_pages, 0);
+}
+
+/*
+ * 2.6.23's filemap_fault(): mmap_hit and mmap_miss count the faults that
+ * found their page and the ones that did not; read-around is given up for
+ * the file while misses outnumber hits by MMAP_LOTSAMISS. A fault served by
+ * read-around does not count as a hit; one read alone then found does.
+ */
+void ra_fault_sync_generic(struct file *file, pgoff_t pgoff, enum filemap_advice advice)
+{
+	struct address_space *mapping = file->f_mapping;
+	struct file_ra_state *ra = &file->f_ra;
+
+	/* No readahead wanted: the fault reads its page alone, then finds it. */
+	if (advice == FAULT_ADV_RANDOM) {
+		ra->mmap_hit++;
 		return;
 	}
-	if (!ra_has_index(ra, index))
-		page_cache_readahead_ondemand(bd_mapping, ra, filp, NULL, index, 1);
-	ra->prev_index = index;
+	if (advice == FAULT_ADV_SEQUENTIAL) {
+		/* For sequential accesses, use the generic readahead logic. */
+		struct page *page;
+
+		ra->algo->sync(mapping, ra, file, pgoff, 1);
+		page = find_get_page(mapping, pgoff);
+		if (page) {
+			if (PageReadahead(page) && ra->algo->async)
+				ra->algo->async(mapping, ra, file, page, pgoff, 1);
+			page_cache_release(page);
+		}
+		ra->mmap_hit++;
+		return;
+	}
+	ra->mmap_miss++;
+	/* Missing much more than hitting in this file? Read-around only hurts. */
+	if (ra->mmap_miss > ra->mmap_hit + MMAP_LOTSAMISS) {
+		ra->mmap_hit++;
+		return;
+	}
+	ra_mmap_read_around(file, pgoff);
+}
+
+void ra_fault_async_generic(struct file *file, struct page *page, pgoff_t pgoff,
+			    enum filemap_advice advice)
+{
+	struct file_ra_state *ra = &file->f_ra;
+
+	if (advice == FAULT_ADV_SEQUENTIAL && PageReadahead(page) && ra->algo->async)
+		ra->algo->async(file->f_mapping, ra, file, page, pgoff, 1);
+	ra->mmap_hit++;
 }
 
 void ra_page_used(struct file_ra_state *ra, struct page *page)

@@ -1,29 +1,88 @@
 /*
- * Per-file readahead state and the readahead entry points: mm/readahead.c
- * holds the on-demand algorithm of the seeds (patches 002-009) and the
- * mechanism both algorithms share, mm/readahead-legacy.c the 2.6.20
- * current/ahead window algorithm that patch 010 removes, mm/ratrace.c the
- * trace ring buffer and counters. See the pictures in mm/readahead.c.
+ * Per-file readahead state, the interface every readahead algorithm
+ * implements, and the mechanism they share.
  *
- * The algorithm is chosen per open file (file->f_ra.algo): file_ra_state_init()
- * takes the boot default (ra=ondemand|legacy|off, ra_kb=N), and
- * file_ra_set_algo()/file_ra_set_max_pages() change one file. The read paths
- * in mm/filemap.c then call the entry points the chosen algorithm wants:
+ *	mm/readahead.c		the registry, per-file state, the shared mechanism
+ *				(__do_page_cache_readahead(), window sizes, the
+ *				2.6-style mmap read-around)
+ *	mm/readahead-*.c	one algorithm each: ondemand (the seeds, patches
+ *				002-009), legacy (2.6.20, the lines patch 010
+ *				removes), off, and the algorithms after the seeds
+ *	mm/ratrace.c		the trace ring buffer and the counters
  *
- *	RA_ONDEMAND, RA_OFF: page_cache_readahead_ondemand() on a missing page
- *		(sync) and on a PG_readahead page (async); the caller updates
- *		ra->prev_index when the request is done. RA_OFF is on-demand
- *		with ra_pages = 0: every call returns at once, so each missing
- *		page is read alone through ->readpage by the caller.
- *	RA_LEGACY: page_cache_readahead() for every read request (at
- *		index == next_index) and handle_ra_miss() on a missing page.
+ * An algorithm is a struct ra_algorithm registered with RA_ALGORITHM(), as
+ * an I/O scheduler registers its elevator_type: the read, fault, splice and
+ * readdir paths (mm/filemap.c, fs/) call through its hooks and never ask
+ * which algorithm they have, so adding one is adding a file, and ra= lists
+ * it by itself. It is chosen per open file (file->f_ra.algo):
+ * file_ra_state_init() takes the boot default (ra=NAME, ra_kb=N), and
+ * file_ra_set_algo()/file_ra_set_max_pages() change one file.
  */
 #ifndef MM_READAHEAD_H
 #define MM_READAHEAD_H
 
 #include "mm/pagemap.h"
 
-enum ra_algo { RA_ONDEMAND, RA_LEGACY, RA_OFF, RA_NR_ALGOS };
+struct file;
+struct file_ra_state;
+
+/* madvise()-style access hints of a file mapping (VM_SequentialReadHint ...). */
+enum filemap_advice { FAULT_ADV_NORMAL, FAULT_ADV_SEQUENTIAL, FAULT_ADV_RANDOM, FAULT_ADV_NR };
+
+/* What struct ra_algorithm.flags say about an algorithm. */
+#define RA_ALGO_NO_WINDOW	0x01	/* never reads ahead: ra_pages is 0, ra_kb= refused */
+#define RA_ALGO_KEEPS_PREV	0x02	/* keeps prev_index itself (the read paths do not) */
+#define RA_ALGO_AHEAD_WINDOW	0x04	/* has 2.6.20's ahead window (traced) */
+#define RA_ALGO_LOOKAHEAD	0x08	/* honours no_lookahead (bench ra_async=0) */
+
+/*
+ * A readahead algorithm. Every hook but ->sync may be NULL. @req_size is
+ * the rest of the reader's request in pages, from @offset on.
+ *
+ * ->request	called for every read request at the index it returned last
+ *		(2.6.20's page_cache_readahead()); returns the index at which
+ *		it wants to be called next.
+ * ->sync	a page the reader needs is not cached (synchronous readahead).
+ *		Returns true when it may have brought the page in (the caller
+ *		looks it up again), false when it reads nothing (the caller
+ *		reads the page alone through ->readpage).
+ * ->async	the reader reached a page marked PG_readahead (asynchronous
+ *		readahead); the hook clears the mark. Algorithms without marks
+ *		leave it NULL.
+ * ->fault_sync, ->fault_async
+ *		the mmap fault path on a missing page / on a cached one, before
+ *		the fault waits for it, whatever the advice (with MADV_RANDOM
+ *		the fault then reads a missing page alone); NULL: the 2.6 fault
+ *		path (ra_fault_sync_generic(), ra_fault_async_generic()).
+ * ->readdir	directory block @index of the block device is about to be read
+ *		for the directory open as @filp; NULL: ra_readdir_generic().
+ * ->init	reset the algorithm's own state (a new open or a switch to it).
+ */
+struct ra_algorithm {
+	const char *name;	/* as ra= spells it */
+	const char *title;	/* a table's column: "2.6.20", "on-demand" */
+	const char *help;	/* one line: what it is and where it comes from */
+	unsigned int flags;	/* RA_ALGO_* */
+	void (*init)(struct file_ra_state *ra);
+	unsigned long (*request)(struct address_space *mapping, struct file_ra_state *ra,
+				 struct file *filp, pgoff_t offset, unsigned long req_size);
+	bool (*sync)(struct address_space *mapping, struct file_ra_state *ra, struct file *filp,
+		     pgoff_t offset, unsigned long req_size);
+	void (*async)(struct address_space *mapping, struct file_ra_state *ra, struct file *filp,
+		      struct page *page, pgoff_t offset, unsigned long req_size);
+	void (*fault_sync)(struct file *file, pgoff_t pgoff, enum filemap_advice advice);
+	void (*fault_async)(struct file *file, struct page *page, pgoff_t pgoff,
+			    enum filemap_advice advice);
+	void (*readdir)(struct file *filp, struct address_space *bd_mapping, pgoff_t index);
+};
+
+/* Register @algo (a const struct ra_algorithm) so that ra= finds it. */
+#define RA_ALGORITHM(algo)                                                              \
+	static const struct ra_algorithm *const __ra_algorithm_##algo                   \
+		__attribute__((used, section("ra_algorithms"), aligned(8))) = &(algo)
+
+/* The algorithms of this tree that other code names directly. */
+extern const struct ra_algorithm ra_algo_ondemand, ra_algo_legacy, ra_algo_off;
 
 /* Default maximum readahead and the floor of the legacy window (include/linux/mm.h). */
 #define VM_MAX_READAHEAD	128	/* KiB */
@@ -95,7 +154,7 @@ struct ra_stats {
  *  file_ra_state.la_index    .ra_index   .lookahead_index   .readahead_index
  */
 struct file_ra_state {
-	enum ra_algo algo;
+	const struct ra_algorithm *algo;
 	/* on-demand (patch 005) */
 	pgoff_t la_index;		/* enqueue time */
 	pgoff_t ra_index;		/* begin offset */
@@ -173,51 +232,39 @@ static inline void ra_set_size(struct file_ra_state *ra, unsigned long ra_size,
 /* --- choosing the algorithm (mm/readahead.c) ---------------------------------- */
 
 /* Boot defaults: the ra= and ra_kb= parameters (mm/racmd.c sets them at boot). */
-extern enum ra_algo ra_default_algo;
+extern const struct ra_algorithm *ra_default_algo;
 extern unsigned long ra_default_pages;
 
-/* Names as ra= spells them, NULL-terminated (for KV_ENUM specs). */
-extern const char *const ra_algo_names[];
-const char *ra_algo_name(enum ra_algo algo);
-/* Parse "ondemand"/"legacy"/"off"; -EINVAL for anything else. */
-int ra_algo_parse(const char *s, enum ra_algo *algo);
+/* The registered algorithms, sorted by name: @i from 0 on, NULL past the last. */
+const struct ra_algorithm *ra_algo_at(unsigned int i);
+/* The algorithm ra=@name names, or NULL. */
+const struct ra_algorithm *ra_algo_find(const char *name);
+/* "context|legacy|..." into @buf: what ra= accepts, for help and error lines. */
+const char *ra_algo_list(char *buf, size_t len);
 
 /*
  * Set the defaults for files opened from now on and install the thrashing
- * hook. @max_pages must be at most RA_MAX_WINDOW (-EINVAL otherwise).
+ * hook. @max_pages must be at most RA_MAX_WINDOW, and 0 for an algorithm
+ * with RA_ALGO_NO_WINDOW (-EINVAL otherwise).
  */
-int readahead_init(enum ra_algo algo, unsigned long max_pages);
+int readahead_init(const struct ra_algorithm *algo, unsigned long max_pages);
 
 /*
  * Fresh state for a file opened on @mapping: the default algorithm and
- * maximum (0 for RA_OFF), prev_index -1 (so offset 0 reads as sequential),
- * counters zero.
+ * maximum (0 for RA_ALGO_NO_WINDOW), prev_index -1 (so offset 0 reads as
+ * sequential), counters zero.
  */
 void file_ra_state_init(struct file_ra_state *ra, struct address_space *mapping);
 /* Switch one file's algorithm; resets the window state, keeps the counters. */
-void file_ra_set_algo(struct file_ra_state *ra, enum ra_algo algo);
+void file_ra_set_algo(struct file_ra_state *ra, const struct ra_algorithm *algo);
 /*
  * Set one file's maximum window; -EINVAL above RA_MAX_WINDOW or when the
- * file's algorithm is RA_OFF and @pages is not 0.
+ * file's algorithm has RA_ALGO_NO_WINDOW and @pages is not 0.
  */
 int file_ra_set_max_pages(struct file_ra_state *ra, unsigned long pages);
 
-/* --- on-demand readahead (mm/readahead.c) ------------------------------------ */
+/* --- helpers for the algorithms (mm/readahead.c) ---------------------------- */
 
-/*
- * page_cache_readahead_ondemand - the entry point of the on-demand logic.
- * Call it when it is time to read ahead:
- *  1) @page == NULL: a cache miss at @offset, time for synchronous readahead;
- *  2) @page != NULL && PageReadahead(@page): a look-ahead hit, time for
- *     asynchronous readahead (the mark is cleared; deferred when the
- *     queue is read-congested).
- * @req_size is the rest of the caller's request in pages. Returns the
- * number of pages submitted for I/O.
- */
-unsigned long page_cache_readahead_ondemand(struct address_space *mapping,
-					    struct file_ra_state *ra, struct file *filp,
-					    struct page *page, pgoff_t offset,
-					    unsigned long req_size);
 /* Submit I/O for the window in @ra ([ra_index, readahead_index), mark at lookahead_index). */
 unsigned long ra_submit(struct file_ra_state *ra, struct address_space *mapping,
 			struct file *filp);
@@ -225,6 +272,24 @@ unsigned long ra_submit(struct file_ra_state *ra, struct address_space *mapping,
 /* Initial window for a read of @size pages; next window after the one in @ra. */
 unsigned long get_init_ra_size(unsigned long size, unsigned long max);
 unsigned long get_next_ra_size(const struct file_ra_state *ra, unsigned long max);
+
+/*
+ * The 2.6 fault path (2.6.20's filemap_nopage, 2.6.23's filemap_fault), for
+ * algorithms with ->sync and ->async: with MADV_SEQUENTIAL the algorithm's
+ * own readahead, with MADV_RANDOM none, otherwise a read-around window
+ * centred on the fault, given up while misses outnumber hits by
+ * MMAP_LOTSAMISS.
+ */
+void ra_fault_sync_generic(struct file *file, pgoff_t pgoff, enum filemap_advice advice);
+void ra_fault_async_generic(struct file *file, struct page *page, pgoff_t pgoff,
+			    enum filemap_advice advice);
+/* The read-around itself: ra_pages centred on @pgoff, skipped when congested. */
+void ra_mmap_read_around(struct file *file, pgoff_t pgoff);
+/* Readdir (patch 009): ->sync when @index falls outside ra_has_index(). */
+void ra_readdir_generic(struct file *filp, struct address_space *bd_mapping, pgoff_t index);
+
+/* Give up on read-around when misses outnumber hits by this much. */
+#define MMAP_LOTSAMISS		100
 
 /* --- the shared mechanism (mm/readahead.c) ----------------------------------- */
 
@@ -252,26 +317,12 @@ int force_page_cache_readahead(struct address_space *mapping, struct file *filp,
 /* A sensible upper limit for @nr pages of readahead: (free + inactive) / 2. */
 unsigned long max_sane_readahead(unsigned long nr);
 
-/* --- the legacy algorithm (mm/readahead-legacy.c) ----------------------------- */
-
-/*
- * page_cache_readahead - 2.6.20's adaptive readahead: call it for every
- * read request at @offset (and again when the reader reaches the returned
- * index). Manages the current and ahead windows and submits their I/O.
- * Returns the index at which it wants to be called next.
- */
-unsigned long page_cache_readahead(struct address_space *mapping, struct file_ra_state *ra,
-				   struct file *filp, pgoff_t offset, unsigned long req_size);
-/* A page that readahead should have brought in was not found (thrashing). */
-void handle_ra_miss(struct address_space *mapping, struct file_ra_state *ra, pgoff_t offset);
-
 /* --- call sites shared with fs/ ---------------------------------------------- */
 
 /*
  * The readdir call site (patch 009): directory block @index of the block
  * device mapping @bd_mapping is about to be read for the directory open
- * as @filp. On-demand: readahead when @index falls outside ra_has_index();
- * legacy: page_cache_readahead() as 2.6.20 did (which keeps prev_index itself).
+ * as @filp: the algorithm's ->readdir, or ra_readdir_generic().
  */
 void ra_dir_readahead(struct file *filp, struct address_space *bd_mapping, pgoff_t index);
 
@@ -290,7 +341,7 @@ struct ra_trace_event {
 	char file[RA_TRACE_NAME];
 	pgoff_t offset;			/* where the reader was */
 	unsigned long req_size;		/* pages the reader asked for */
-	uint8_t algo;			/* enum ra_algo */
+	const struct ra_algorithm *algo;
 	uint8_t rcase;			/* enum ra_case */
 	bool async;			/* the reader was not waiting for these pages */
 	bool congested;			/* bdi_read_congested() at the time */
@@ -370,17 +421,17 @@ void ra_file_stats(const struct file_ra_state *ra, struct ra_stats *out);
 void ra_stats_sub(struct ra_stats *d, const struct ra_stats *a, const struct ra_stats *b);
 unsigned long ra_stats_calls(const struct ra_stats *st);
 
-/* Per-file arguments for commands: ra=ondemand|legacy|off ra_kb=N. */
+/* Per-file arguments for commands: ra=NAME (ra_algo_list()) ra_kb=N. */
 #define RA_KV_SPECS                                                              \
-	{ "ra", KV_ENUM, ra_algo_names, "readahead algorithm for this file" },   \
+	{ "ra", KV_STRING, NULL, "readahead algorithm for this file" },          \
 	{ "ra_kb", KV_UINT, NULL, "maximum readahead window for this file, KiB" }
 struct kv_value;
 struct result;
 /*
  * Apply the values parsed from RA_KV_SPECS (@ra and @ra_kb point at the two
  * kv_values; either may be absent) to @filp. Prints "CMD: reason" and
- * returns -EINVAL for a bad combination (ra=off with ra_kb, ra_kb not a
- * multiple of the page size or above RA_MAX_KB).
+ * returns -EINVAL for an unknown algorithm or a bad combination (ra=off
+ * with ra_kb, ra_kb not a multiple of the page size or above RA_MAX_KB).
  */
 int ra_apply_args(const char *cmd, struct file *filp, const struct kv_value *ra,
 		  const struct kv_value *ra_kb);
@@ -393,7 +444,7 @@ void ra_result_keys(struct result *r, const struct file *filp);
 /* Only the counters' keys of those, ra_calls to ra_deferred. */
 void ra_result_counters(struct result *r, const struct ra_stats *st);
 /* The same for counters a command gathered itself (e.g. over many files). */
-void ra_result_stats(struct result *r, enum ra_algo algo, unsigned long max_pages,
+void ra_result_stats(struct result *r, const struct ra_algorithm *algo, unsigned long max_pages,
 		     const struct ra_stats *st);
 /* Add @b into @a. */
 void ra_stats_add(struct ra_stats *a, const struct ra_stats *b);

@@ -119,7 +119,7 @@ static bool rah_congested(struct backing_dev_info *bdi)
 	return ((struct ra_harness *)bdi->congested_data)->congested;
 }
 
-int rah_open(struct ra_harness *h, const char *name, loff_t size, enum ra_algo algo,
+int rah_open(struct ra_harness *h, const char *name, loff_t size, const struct ra_algorithm *algo,
 	     unsigned long max_pages)
 {
 	int err;
@@ -138,7 +138,7 @@ int rah_open(struct ra_harness *h, const char *name, loff_t size, enum ra_algo a
 	h->file.f_path = name;
 	file_ra_state_init(&h->file.f_ra, h->file.f_mapping);
 	file_ra_set_algo(&h->file.f_ra, algo);
-	if (algo != RA_OFF)
+	if (!(algo->flags & RA_ALGO_NO_WINDOW))
 		file_ra_set_max_pages(&h->file.f_ra, max_pages);
 	/* Eviction below counts thrashing the way reclaim does. */
 	readahead_thrashed_hook = ra_page_thrashed;

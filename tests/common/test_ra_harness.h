@@ -10,7 +10,7 @@
  * real mm (build/host/test_readahead_mm) and in the kernel (run=selftest).
  *
  *	static struct ra_harness h;
- *	rah_open(&h, "/seq", 128 * PAGE_SIZE, RA_ONDEMAND, 32);
+ *	rah_open(&h, "/seq", 128 * PAGE_SIZE, &ra_algo_ondemand, 32);
  *	rah_read(&h, 0, 1);			// read(2) of page 0, data checked
  *	KT_EXPECT_EQ(t, h.nr_io, 1);		// one ->readpages call ...
  *	rah_close(&h);
@@ -61,9 +61,9 @@ const char *rah_suite_ready(void);
 
 /*
  * Open a file of @size bytes with algorithm @algo and maximum window
- * @max_pages (ignored for RA_OFF). Clears the trace and global counters.
+ * @max_pages (ignored for ra=off). Clears the trace and global counters.
  */
-int rah_open(struct ra_harness *h, const char *name, loff_t size, enum ra_algo algo,
+int rah_open(struct ra_harness *h, const char *name, loff_t size, const struct ra_algorithm *algo,
 	     unsigned long max_pages);
 void rah_close(struct ra_harness *h);
 

@@ -49,7 +49,7 @@ static void test_legacy_seq1(struct ktest *t)
 	const struct ra_trace_event *e;
 	struct ra_stats st;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-seq1", 128 * PAGE_SIZE, RA_LEGACY, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-seq1", 128 * PAGE_SIZE, &ra_algo_legacy, 32), 0);
 	rah_read_one_by_one(t, &h, 0, 5);
 	rah_expect_events(t, 0, first, ARRAY_SIZE(first));
 	KT_EXPECT_TRUE(t, !ra_trace_get(0)->async);	/* the reader waits for [0,4) */
@@ -96,7 +96,7 @@ static void test_legacy_oversize(struct ktest *t)
 	};
 	struct ra_stats st;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-big", 256 * PAGE_SIZE, RA_LEGACY, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-big", 256 * PAGE_SIZE, &ra_algo_legacy, 32), 0);
 	KT_ASSERT_EQ(t, rah_read(&h, 0, 64), 64 * PAGE_SIZE);
 	KT_ASSERT_EQ(t, rah_read(&h, 64, 64), 64 * PAGE_SIZE);
 	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
@@ -132,7 +132,7 @@ static void test_legacy_cache_hot(struct ktest *t)
 	struct file_ra_state *ra = &h.file.f_ra;
 	unsigned long actual = 0;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-hot", 512 * PAGE_SIZE, RA_LEGACY, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-hot", 512 * PAGE_SIZE, &ra_algo_legacy, 32), 0);
 	KT_ASSERT_EQ(t, rah_populate(&h, 0, 512), 0);
 	rah_read_one_by_one(t, &h, 0, 511);
 	KT_EXPECT_EQ(t, h.nr_io, 0);
@@ -210,7 +210,7 @@ static void test_legacy_interleaved(struct ktest *t)
 	};
 	unsigned long pages = 0;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-il", 2048 * PAGE_SIZE, RA_LEGACY, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-il", 2048 * PAGE_SIZE, &ra_algo_legacy, 32), 0);
 	for (int k = 0; k < 10; k++) {
 		KT_ASSERT_EQ(t, rah_read(&h, (pgoff_t)(2 * k), 1), PAGE_SIZE);
 		KT_ASSERT_EQ(t, rah_read(&h, (pgoff_t)(2 * k + 1), 1), PAGE_SIZE);
@@ -264,7 +264,7 @@ static void test_legacy_thrash(struct ktest *t)
 		io[n++] = (struct rah_io)R1(i);
 	io[n++] = (struct rah_io)RP(122, 28);
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-thrash", 256 * PAGE_SIZE, RA_LEGACY, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-thrash", 256 * PAGE_SIZE, &ra_algo_legacy, 32), 0);
 	rah_read_one_by_one(t, &h, 0, 40);
 	ra_file_stats(&h.file.f_ra, &st);
 	windows = st.windows;
@@ -297,7 +297,7 @@ static void test_legacy_congested(struct ktest *t)
 {
 	struct ra_stats st;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-congested", 256 * PAGE_SIZE, RA_LEGACY, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-congested", 256 * PAGE_SIZE, &ra_algo_legacy, 32), 0);
 	h.congested = true;
 	rah_read_one_by_one(t, &h, 0, 100);
 	ra_file_stats(&h.file.f_ra, &st);

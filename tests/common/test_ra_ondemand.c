@@ -49,7 +49,7 @@ static void test_seq1_max32(struct ktest *t)
 	};
 	struct ra_stats st;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/seq1-32", 128 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/seq1-32", 128 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	KT_EXPECT_TRUE(t, !rah_marked(&h, 0));
 	rah_read_one_by_one(t, &h, 0, 127);
 	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
@@ -93,7 +93,7 @@ static void test_seq1_max256(struct ktest *t)
 		RP(244, 256), RP(500, 256), RP(756, 256), RP(1012, 12),
 	};
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/seq1-256", 1024 * PAGE_SIZE, RA_ONDEMAND, 256), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/seq1-256", 1024 * PAGE_SIZE, &ra_algo_ondemand, 256), 0);
 	rah_read_one_by_one(t, &h, 0, 1023);
 	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
@@ -129,7 +129,7 @@ static void test_seq16_max32(struct ktest *t)
 		RP(128, 32), RP(160, 32), RP(192, 32), RP(224, 32),
 	};
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/seq16", 256 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/seq16", 256 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	for (pgoff_t i = 0; i < 256; i += 16)
 		KT_ASSERT_EQ(t, rah_read(&h, i, 16), 16 * PAGE_SIZE);
 	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
@@ -167,7 +167,7 @@ static void test_oversize(struct ktest *t)
 		RP(0, 32), RP(32, 1), RP(33, 32), RP(65, 32), RP(97, 32), RP(129, 32),
 	};
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/oversize", 256 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/oversize", 256 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	KT_ASSERT_EQ(t, rah_read(&h, 0, 64), 64 * PAGE_SIZE);
 	KT_ASSERT_EQ(t, rah_read(&h, 64, 64), 64 * PAGE_SIZE);
 	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
@@ -202,7 +202,7 @@ static void test_random_small(struct ktest *t)
 	struct file_ra_state before;
 	struct file_ra_state *ra = &h.file.f_ra;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/random", 1024 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/random", 1024 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	rah_read_one_by_one(t, &h, 0, 4);
 	before = *ra;
 	KT_ASSERT_EQ(t, rah_read(&h, 500, 2), 2 * PAGE_SIZE);
@@ -250,7 +250,7 @@ static void test_clueless(struct ktest *t)
 	};
 	static const struct rah_io io[] = { RP(0, 4), RP(301, 16), RP(604, 29) };
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/clueless", 1024 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/clueless", 1024 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	KT_ASSERT_EQ(t, rah_read(&h, 0, 1), PAGE_SIZE);
 	KT_ASSERT_EQ(t, rah_populate(&h, 300, 1), 0);
 	mark_page(300);
@@ -310,7 +310,7 @@ static void test_interleaved(struct ktest *t)
 		RP(12, 9), RP(1013, 9), RP(21, 14), RP(1022, 14),
 	};
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/interleaved", 2048 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/interleaved", 2048 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	interleave(t, 10);
 	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
@@ -323,7 +323,7 @@ static void test_cache_hot(struct ktest *t)
 {
 	struct ra_stats st;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/hot", 512 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/hot", 512 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	KT_ASSERT_EQ(t, rah_populate(&h, 0, 512), 0);
 	rah_read_one_by_one(t, &h, 0, 511);
 	KT_EXPECT_EQ(t, ra_trace_count(), 0);
@@ -357,7 +357,7 @@ static void test_thrash(struct ktest *t)
 	};
 	struct ra_stats st;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/thrash", 256 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/thrash", 256 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	rah_read_one_by_one(t, &h, 0, 40);
 	KT_ASSERT_EQ(t, ra_trace_count(), 5);
 	/*
@@ -389,7 +389,7 @@ static void test_off(struct ktest *t)
 	struct rah_event ev[16];
 	struct rah_io io[16];
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/off", 64 * PAGE_SIZE, RA_OFF, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/off", 64 * PAGE_SIZE, &ra_algo_off, 32), 0);
 	KT_EXPECT_EQ(t, h.file.f_ra.ra_pages, 0);
 	KT_ASSERT_EQ(t, rah_read(&h, 0, 16), 16 * PAGE_SIZE);
 	for (unsigned int i = 0; i < 16; i++) {
@@ -415,7 +415,7 @@ static void test_eof(struct ktest *t)
 	static const struct rah_io io[] = { RP(0, 11) };
 	loff_t size = 10 * PAGE_SIZE + 100;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/eof", size, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/eof", size, &ra_algo_ondemand, 32), 0);
 	KT_EXPECT_EQ(t, rah_read(&h, 0, 16), size);
 	for (pgoff_t i = 0; i <= 10; i++)
 		KT_EXPECT_TRUE(t, !rah_marked(&h, i));
@@ -446,7 +446,7 @@ static void test_congested(struct ktest *t)
 	};
 	struct ra_stats st;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/congested", 128 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/congested", 128 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	h.congested = true;
 	rah_read_one_by_one(t, &h, 0, 12);
 	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));

@@ -42,7 +42,7 @@ static void test_fault_sequential(struct ktest *t)
 		RP(0, 4), RP(4, 8), RP(12, 16), RP(28, 32), RP(60, 4),
 	};
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/mmap-seq", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/mmap-seq", 64 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	fault_range(t, 0, 63, FAULT_ADV_SEQUENTIAL);
 	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
@@ -66,9 +66,10 @@ static void test_fault_normal(struct ktest *t)
 	};
 	static const struct rah_io io[] = { RP(0, 32), RP(32, 16), RP(48, 16) };
 
-	for (int algo = RA_ONDEMAND; algo <= RA_LEGACY; algo++) {
-		KT_ASSERT_EQ(t, rah_open(&h, "/mmap-normal", 64 * PAGE_SIZE, (enum ra_algo)algo,
-					 32), 0);
+	static const struct ra_algorithm *const algos[] = { &ra_algo_ondemand, &ra_algo_legacy };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(algos); i++) {
+		KT_ASSERT_EQ(t, rah_open(&h, "/mmap-normal", 64 * PAGE_SIZE, algos[i], 32), 0);
 		fault_range(t, 0, 63, FAULT_ADV_NORMAL);
 		rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
 		rah_expect_io(t, &h, io, ARRAY_SIZE(io));
@@ -83,7 +84,7 @@ static void test_fault_random(struct ktest *t)
 {
 	static const struct rah_io io[] = { R1(10), R1(3), R1(50) };
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/mmap-random", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/mmap-random", 64 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	fault_range(t, 10, 10, FAULT_ADV_RANDOM);
 	fault_range(t, 3, 3, FAULT_ADV_RANDOM);
 	fault_range(t, 50, 50, FAULT_ADV_RANDOM);
@@ -100,7 +101,7 @@ static void test_fault_legacy_sequential(struct ktest *t)
 		RP(0, 4), RP(4, 8), RP(12, 16), RP(28, 32), RP(60, 4),
 	};
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/mmap-legacy", 64 * PAGE_SIZE, RA_LEGACY, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/mmap-legacy", 64 * PAGE_SIZE, &ra_algo_legacy, 32), 0);
 	fault_range(t, 0, 63, FAULT_ADV_SEQUENTIAL);
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
 	KT_EXPECT_EQ(t, ra_trace_count(), 64);
@@ -112,7 +113,7 @@ static void test_fault_past_eof(struct ktest *t)
 {
 	int err = 0;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/mmap-eof", 3 * PAGE_SIZE + 1, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/mmap-eof", 3 * PAGE_SIZE + 1, &ra_algo_ondemand, 32), 0);
 	fault_range(t, 3, 3, FAULT_ADV_NORMAL);	/* the partial last page */
 	KT_EXPECT_TRUE(t, filemap_fault(&h.file, 4, FAULT_ADV_NORMAL, &err) == NULL);
 	KT_EXPECT_EQ(t, err, -EFAULT);
@@ -162,7 +163,7 @@ static void test_splice_ondemand(struct ktest *t)
 	};
 	struct ra_stats st;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/splice", 256 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/splice", 256 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	splice_all(t, 256 * PAGE_SIZE);
 	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
 	KT_EXPECT_EQ(t, h.nr_io, 8);
@@ -185,7 +186,7 @@ static void test_splice_legacy(struct ktest *t)
 		RP(128, 32), RP(160, 32), RP(192, 32), RP(224, 32),
 	};
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/splice-legacy", 256 * PAGE_SIZE, RA_LEGACY, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/splice-legacy", 256 * PAGE_SIZE, &ra_algo_legacy, 32), 0);
 	splice_all(t, 256 * PAGE_SIZE);
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
 	KT_EXPECT_EQ(t, ra_trace_count(), 16);
@@ -207,7 +208,7 @@ static void test_splice_eof(struct ktest *t)
 	struct splice_pipe_desc spd;
 	loff_t pos = 0;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/splice-eof", 2 * PAGE_SIZE + 10, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/splice-eof", 2 * PAGE_SIZE + 10, &ra_algo_ondemand, 32), 0);
 	KT_EXPECT_EQ(t, generic_file_splice_read(&h.file, &pos, 1 << 20, &spd),
 		     2 * PAGE_SIZE + 10);
 	KT_EXPECT_EQ(t, spd.nr_pages, 3);
@@ -241,7 +242,7 @@ static void test_readdir_ondemand(struct ktest *t)
 	static const struct rah_io io[] = { RP(100, 1), RP(101, 4), RP(105, 8), RP(113, 16),
 					    RP(129, 32) };
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/dev-ondemand", 1024 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/dev-ondemand", 1024 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	for (pgoff_t i = 100; i <= 140; i++)
 		ra_dir_readahead(&h.file, &h.inode.i_data, i);
 	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
@@ -260,7 +261,7 @@ static void test_readdir_legacy(struct ktest *t)
 	static const struct rah_io io[] = { RP(100, 1), RP(101, 4), RP(105, 8), RP(113, 16),
 					    RP(129, 32), RP(161, 32) };
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/dev-legacy", 1024 * PAGE_SIZE, RA_LEGACY, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/dev-legacy", 1024 * PAGE_SIZE, &ra_algo_legacy, 32), 0);
 	for (pgoff_t i = 100; i <= 140; i++)
 		ra_dir_readahead(&h.file, &h.inode.i_data, i);
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
@@ -274,7 +275,7 @@ static void test_error_retry(struct ktest *t)
 	/* 8 pages at 0: init(8, 32) = 16, la 8: [0,16); page 5 fails once */
 	static const struct rah_io io[] = { RP(0, 16), R1(5) };
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/err-once", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/err-once", 64 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	h.fail_index = 5;
 	h.fail_count = 1;
 	KT_EXPECT_EQ(t, rah_read(&h, 0, 8), 8 * PAGE_SIZE);
@@ -288,7 +289,7 @@ static void test_error_persistent(struct ktest *t)
 {
 	int err = 0;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/err-hard", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/err-hard", 64 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	h.fail_index = 5;
 	h.fail_count = 4;
 	/* readahead fails, the retry fails: bytes of pages 0..4 */
@@ -313,7 +314,7 @@ static void test_readpage_only(struct ktest *t)
 
 	for (int i = 0; i < 16; i++)
 		io[i] = (struct rah_io)R1(i);
-	KT_ASSERT_EQ(t, rah_open(&h, "/readpage-only", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/readpage-only", 64 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	h.inode.i_data.a_ops = &rah_aops_readpage_only;
 	KT_EXPECT_EQ(t, rah_read(&h, 0, 8), 8 * PAGE_SIZE);
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
@@ -331,13 +332,13 @@ static void test_off_keeps_mark(struct ktest *t)
 {
 	struct file_ra_state mine;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/shared", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/shared", 64 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	KT_EXPECT_EQ(t, rah_read(&h, 0, 8), 8 * PAGE_SIZE);
 	KT_ASSERT_TRUE(t, rah_marked(&h, 8));
 	/* a second open of the same file, readahead off, reads the marked page */
 	mine = h.file.f_ra;
 	file_ra_state_init(&h.file.f_ra, h.file.f_mapping);
-	file_ra_set_algo(&h.file.f_ra, RA_OFF);
+	file_ra_set_algo(&h.file.f_ra, &ra_algo_off);
 	KT_EXPECT_EQ(t, rah_read(&h, 8, 1), PAGE_SIZE);
 	KT_EXPECT_TRUE(t, rah_marked(&h, 8));
 	/* the first reader gets there: its asynchronous readahead happens */
@@ -355,13 +356,13 @@ static void test_window_from_device(struct ktest *t)
 {
 	struct file_ra_state ra;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/dev-window", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/dev-window", 64 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	h.bdi.ra_pages = 64;
 	file_ra_state_init(&ra, h.file.f_mapping);
-	KT_EXPECT_EQ(t, ra.ra_pages, ra_default_algo == RA_OFF ? 0 : 64);
+	KT_EXPECT_EQ(t, ra.ra_pages, (ra_default_algo->flags & RA_ALGO_NO_WINDOW) ? 0 : 64);
 	h.bdi.ra_pages = 8;
 	file_ra_state_init(&ra, h.file.f_mapping);
-	KT_EXPECT_EQ(t, ra.ra_pages, ra_default_algo == RA_OFF ? 0 : 8);
+	KT_EXPECT_EQ(t, ra.ra_pages, (ra_default_algo->flags & RA_ALGO_NO_WINDOW) ? 0 : 8);
 	rah_close(&h);
 }
 

@@ -85,25 +85,29 @@ static void test_window_helpers(struct ktest *t)
 static void test_algo_choice(struct ktest *t)
 {
 	struct file_ra_state ra;
-	enum ra_algo algo;
+	char list[160];
 
-	KT_EXPECT_EQ(t, ra_algo_parse("legacy", &algo), 0);
-	KT_EXPECT_EQ(t, algo, RA_LEGACY);
-	KT_EXPECT_EQ(t, ra_algo_parse("Legacy", &algo), -EINVAL);
-	KT_EXPECT_STREQ(t, ra_algo_name(RA_OFF), "off");
-	KT_EXPECT_STREQ(t, ra_algo_name(RA_ONDEMAND), "ondemand");
+	KT_EXPECT_TRUE(t, ra_algo_find("legacy") == &ra_algo_legacy);
+	KT_EXPECT_TRUE(t, ra_algo_find("Legacy") == NULL);
+	KT_EXPECT_STREQ(t, ra_algo_off.name, "off");
+	KT_EXPECT_STREQ(t, ra_algo_ondemand.name, "ondemand");
+	/* every registered algorithm, sorted by name */
+	KT_EXPECT_TRUE(t, strstr(ra_algo_list(list, sizeof(list)), "legacy|off|ondemand") != NULL);
+	for (unsigned int i = 1; ra_algo_at(i); i++)
+		KT_EXPECT_TRUE(t, strcmp(ra_algo_at(i - 1)->name, ra_algo_at(i)->name) < 0);
 
 	file_ra_state_init(&ra, NULL);
 	KT_EXPECT_EQ(t, ra.prev_index, -1UL);
-	file_ra_set_algo(&ra, RA_OFF);
+	file_ra_set_algo(&ra, &ra_algo_off);
 	KT_EXPECT_EQ(t, ra.ra_pages, 0);
 	KT_EXPECT_EQ(t, file_ra_set_max_pages(&ra, 8), -EINVAL);
-	file_ra_set_algo(&ra, RA_LEGACY);
+	file_ra_set_algo(&ra, &ra_algo_legacy);
 	KT_EXPECT_EQ(t, ra.ra_pages, ra_default_pages);
 	KT_EXPECT_EQ(t, file_ra_set_max_pages(&ra, RA_MAX_WINDOW + 1), -EINVAL);
 	KT_EXPECT_EQ(t, file_ra_set_max_pages(&ra, 256), 0);
 	KT_EXPECT_EQ(t, ra.ra_pages, 256);
-	KT_EXPECT_EQ(t, readahead_init(RA_NR_ALGOS, 32), -EINVAL);
+	KT_EXPECT_EQ(t, readahead_init(NULL, 32), -EINVAL);
+	KT_EXPECT_EQ(t, readahead_init(&ra_algo_off, 32), -EINVAL);
 	KT_EXPECT_EQ(t, readahead_init(ra_default_algo, RA_MAX_WINDOW + 1), -EINVAL);
 }
 
@@ -119,7 +123,7 @@ static void test_apply_args(struct ktest *t)
 	vals[0] = (struct kv_value){ &specs[0], "legacy", true, 1, "legacy" };
 	vals[1] = (struct kv_value){ &specs[1], "1024", true, 1024, NULL };
 	KT_EXPECT_EQ(t, ra_apply_args("cat", &f, &vals[0], &vals[1]), 0);
-	KT_EXPECT_EQ(t, f.f_ra.algo, RA_LEGACY);
+	KT_EXPECT_TRUE(t, f.f_ra.algo == &ra_algo_legacy);
 	KT_EXPECT_EQ(t, f.f_ra.ra_pages, 256);
 	/* not a whole number of pages */
 	vals[1] = (struct kv_value){ &specs[1], "6", true, 6, NULL };
@@ -171,7 +175,7 @@ static void test_result_keys(struct ktest *t)
 
 	memset(&f, 0, sizeof(f));
 	file_ra_state_init(&f.f_ra, NULL);
-	file_ra_set_algo(&f.f_ra, RA_LEGACY);
+	file_ra_set_algo(&f.f_ra, &ra_algo_legacy);
 	file_ra_set_max_pages(&f.f_ra, 64);
 	f.f_ra.stats.calls[RA_CASE_LEGACY_FIRST] = 2;
 	f.f_ra.stats.calls[RA_CASE_LEGACY_AHEAD] = 3;

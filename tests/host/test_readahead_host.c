@@ -18,9 +18,9 @@ static struct ra_harness h;
 static void test_lookups_cache_hot(struct ktest *t)
 {
 	static const struct {
-		enum ra_algo algo;
+		const struct ra_algorithm *algo;
 		unsigned long lookups;
-	} want[] = { { RA_ONDEMAND, 512 }, { RA_LEGACY, 512 + 284 } };
+	} want[] = { { &ra_algo_ondemand, 512 }, { &ra_algo_legacy, 512 + 284 } };
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(want); i++) {
 		KT_ASSERT_EQ(t, rah_open(&h, "/hot", 512 * PAGE_SIZE, want[i].algo, 32), 0);
@@ -54,7 +54,7 @@ static void test_deferred_io(struct ktest *t)
 		{ RA_CASE_SEQ_NEXT, 32, 16, 64, 32, 32, 32 },
 	};
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/deferred", 128 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/deferred", 128 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	h.defer = true;
 	host_wait_hook = complete_deferred;
 	KT_EXPECT_EQ(t, rah_read(&h, 0, 16), 16 * PAGE_SIZE);
@@ -73,7 +73,7 @@ static void test_io_timeout(struct ktest *t)
 {
 	int err = 0;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/stuck", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/stuck", 64 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	h.defer = true;
 	host_wait_hook = NULL;
 	/* the fake's bounded wait gives up at once when nothing can progress */

@@ -35,7 +35,7 @@ static void test_mmap_sequential(struct ktest *t)
 	};
 	struct file_mmap m;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/vm-seq", 64 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/vm-seq", 64 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	KT_ASSERT_EQ(t, filemap_mmap(&h.file, FAULT_ADV_SEQUENTIAL, &m), 0);
 	KT_EXPECT_EQ(t, touch_all(&m), 0);
 	KT_EXPECT_EQ(t, m.faults, 64);
@@ -54,14 +54,14 @@ static void test_mmap_normal_random(struct ktest *t)
 	static const struct rah_io around[] = { RP(0, 32), RP(32, 16), RP(48, 16) };
 	struct file_mmap m;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/vm-normal", 64 * PAGE_SIZE, RA_LEGACY, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/vm-normal", 64 * PAGE_SIZE, &ra_algo_legacy, 32), 0);
 	KT_ASSERT_EQ(t, filemap_mmap(&h.file, FAULT_ADV_NORMAL, &m), 0);
 	KT_EXPECT_EQ(t, touch_all(&m), 0);
 	rah_expect_io(t, &h, around, ARRAY_SIZE(around));
 	filemap_munmap(&m);
 	rah_close(&h);
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/vm-random", 8 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/vm-random", 8 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	KT_ASSERT_EQ(t, filemap_mmap(&h.file, FAULT_ADV_RANDOM, &m), 0);
 	KT_EXPECT_EQ(t, touch_all(&m), 0);
 	KT_EXPECT_EQ(t, h.nr_io, 8);
@@ -77,7 +77,7 @@ static void test_mmap_error(struct ktest *t)
 	struct file_mmap m;
 	const volatile uint32_t *w;
 
-	KT_ASSERT_EQ(t, rah_open(&h, "/vm-err", 8 * PAGE_SIZE, RA_ONDEMAND, 32), 0);
+	KT_ASSERT_EQ(t, rah_open(&h, "/vm-err", 8 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
 	h.fail_index = 3;
 	h.fail_count = 100;
 	KT_ASSERT_EQ(t, filemap_mmap(&h.file, FAULT_ADV_SEQUENTIAL, &m), 0);
