@@ -69,6 +69,7 @@ struct bio {
 
 struct backing_dev_info {
 	unsigned long ra_pages; /* default maximum readahead, in pages */
+	unsigned long io_pages; /* largest request the device takes (max_sectors_kb), pages */
 	/* Set by the block layer: true while the request queue is full. */
 	bool (*congested_fn)(struct backing_dev_info *bdi);
 	void *congested_data;

@@ -14,6 +14,9 @@
  *	prev_index	updated when the request is done, unless the algorithm
  *			keeps it itself (RA_ALGO_KEEPS_PREV).
  *
+ * A file advised FADV_RANDOM never calls its algorithm: a missing page is
+ * read with the rest of the request, as is (ra_read_as_is()).
+ *
  * A page whose I/O failed is read once more with ->readpage; if that fails
  * too the read fails with -EIO and a message naming the file and offset.
  * Every wait for I/O is bounded by FILEMAP_IO_TIMEOUT_NS. Host-buildable.
@@ -156,6 +159,7 @@ ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff
 	struct address_space *mapping = filp->f_mapping;
 	struct file_ra_state *ra = &filp->f_ra;
 	const struct ra_algorithm *algo = ra->algo;
+	bool as_is = ra->advice == FADV_RANDOM;
 	loff_t isize = mapping->size;
 	pgoff_t index, end_index, last_index, next_index, prev_index;
 	unsigned long offset;
@@ -196,7 +200,7 @@ ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff
 		}
 		nr -= offset;
 
-		if (algo->request && index == next_index) {
+		if (algo->request && !as_is && index == next_index) {
 			uint64_t t0 = decide_begin();
 
 			next_index = algo->request(mapping, ra, filp, index, last_index - index);
@@ -213,7 +217,8 @@ find_page:
 		if (!page) {
 			uint64_t t0 = decide_begin();
 
-			if (algo->sync(mapping, ra, filp, index, last_index - index))
+			if (as_is ? ra_read_as_is(mapping, ra, filp, index, last_index - index)
+				  : algo->sync(mapping, ra, filp, index, last_index - index))
 				page = find_get_page(mapping, index);
 			decide_end(ra, t0);
 			if (!page) {
@@ -229,7 +234,7 @@ find_page:
 				}
 			}
 		}
-		if (algo->async && PageReadahead(page)) {
+		if (algo->async && !as_is && PageReadahead(page)) {
 			uint64_t t0 = decide_begin();
 
 			algo->async(mapping, ra, filp, page, index, last_index - index);
@@ -427,6 +432,7 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 	struct address_space *mapping = in->f_mapping;
 	struct file_ra_state *ra = &in->f_ra;
 	const struct ra_algorithm *algo = ra->algo;
+	bool as_is = ra->advice == FADV_RANDOM;
 	struct page *pages[PIPE_BUFFERS];
 	unsigned int nr_pages, page_nr, loff;
 	pgoff_t index, end_index;
@@ -450,7 +456,7 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 					       PAGE_CACHE_SHIFT);
 
 	/* Don't second-guess readahead: call it as the page cache reads do. */
-	if (algo->request)
+	if (algo->request && !as_is)
 		algo->request(mapping, ra, in, index, nr_pages);
 
 	/* Look up the range, allocating what is missing (read below). */
@@ -458,7 +464,8 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 		struct page *page = find_get_page(mapping, index);
 
 		/* Make sure the readahead engine hears about the miss. */
-		if (!page && algo->sync(mapping, ra, in, index, nr_pages - spd->nr_pages))
+		if (!page && (as_is ? ra_read_as_is(mapping, ra, in, index, nr_pages - spd->nr_pages)
+				    : algo->sync(mapping, ra, in, index, nr_pages - spd->nr_pages)))
 			page = find_get_page(mapping, index);
 		if (!page) {
 			int err;
@@ -496,7 +503,7 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 			break;
 		this_len = (unsigned int)min_t(size_t, len, PAGE_CACHE_SIZE - loff);
 
-		if (algo->async && PageReadahead(page))
+		if (algo->async && !as_is && PageReadahead(page))
 			algo->async(mapping, ra, in, page, index, nr_pages - page_nr);
 
 		if (!PageUptodate(page)) {

@@ -40,6 +40,12 @@ static const char *const ra_case_names[RA_NR_CASES] = {
 	[RA_CASE_LEGACY_WINDOW] = "legacy-window",
 	[RA_CASE_LEGACY_INCACHE] = "legacy-incache",
 	[RA_CASE_LEGACY_MISS] = "legacy-miss",
+	[RA_CASE_CONTEXT] = "context",
+	[RA_CASE_HOLE_SCAN] = "hole-scan",
+	[RA_CASE_THRASHED] = "thrashed",
+	[RA_CASE_STREAM_NEW] = "stream-new",
+	[RA_CASE_STREAM_HIT] = "stream-hit",
+	[RA_CASE_FADV_RANDOM] = "fadvise-random",
 };
 
 const char *ra_case_name(enum ra_case c)

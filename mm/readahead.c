@@ -9,6 +9,7 @@
  * The policies are in mm/readahead-*.c. Boot: mm/racmd.c calls
  * readahead_init() with the ra= and ra_kb= values.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -102,6 +103,7 @@ static void ra_reset_window(struct file_ra_state *ra)
 	ra->start = ra->size = ra->flags = ra->cache_hit = 0;
 	ra->ahead_start = ra->ahead_size = 0;
 	ra->mmap_hit = ra->mmap_miss = 0;
+	memset(ra->priv, 0, sizeof(ra->priv));
 	/* -1: the first read, at offset 0, looks sequential to every algorithm */
 	ra->prev_index = -1UL;
 	ra->prev_offset = 0;
@@ -142,6 +144,42 @@ int file_ra_set_max_pages(struct file_ra_state *ra, unsigned long pages)
 		return -EINVAL;
 	ra->ra_pages = pages;
 	return 0;
+}
+
+const char *const ra_fadvise_names[] = { "normal", "sequential", "random", "willneed", NULL };
+
+int file_ra_fadvise(struct file *filp, loff_t offset, loff_t len, enum ra_fadvise advice)
+{
+	struct file_ra_state *ra = &filp->f_ra;
+	pgoff_t start, end;
+
+	if (offset < 0 || len < 0)
+		return -EINVAL;
+	switch (advice) {
+	case FADV_NORMAL:
+	case FADV_RANDOM:
+		if (ra->advice == FADV_SEQUENTIAL)
+			ra->ra_pages = ra->advice_pages;
+		ra->advice = advice;
+		return 0;
+	case FADV_SEQUENTIAL:
+		if (ra->advice != FADV_SEQUENTIAL) {
+			ra->advice_pages = ra->ra_pages;
+			ra->ra_pages = min_t(unsigned long, 2 * ra->ra_pages, RA_MAX_WINDOW);
+		}
+		ra->advice = advice;
+		return 0;
+	case FADV_WILLNEED:
+		if (filp->f_mapping->size <= 0 || offset >= filp->f_mapping->size)
+			return 0;
+		start = (pgoff_t)(offset >> PAGE_CACHE_SHIFT);
+		if (!len || len > filp->f_mapping->size - offset)
+			len = filp->f_mapping->size - offset;
+		end = (pgoff_t)((offset + len - 1) >> PAGE_CACHE_SHIFT);
+		return force_page_cache_readahead(filp->f_mapping, filp, start, end - start + 1);
+	default:
+		return -EINVAL;
+	}
 }
 
 /*
@@ -338,7 +376,11 @@ unsigned long get_init_ra_size(unsigned long size, unsigned long max)
  */
 unsigned long get_next_ra_size(const struct file_ra_state *ra, unsigned long max)
 {
-	unsigned long cur = ra->readahead_index - ra->ra_index;
+	return ra_next_size(ra->readahead_index - ra->ra_index, max);
+}
+
+unsigned long ra_next_size(unsigned long cur, unsigned long max)
+{
 	unsigned long newsize;
 
 	if (cur < max / 16)
@@ -346,6 +388,43 @@ unsigned long get_next_ra_size(const struct file_ra_state *ra, unsigned long max
 	else
 		newsize = 2 * cur;
 	return min(newsize, max);
+}
+
+pgoff_t ra_next_hole(struct address_space *mapping, pgoff_t index, unsigned long max)
+{
+	for (unsigned long i = 0; i < max; i++, index++) {
+		struct page *page = find_get_page(mapping, index);
+
+		if (!page)
+			return index;
+		page_cache_release(page);
+	}
+	return index;
+}
+
+pgoff_t ra_prev_hole(struct address_space *mapping, pgoff_t index, unsigned long max)
+{
+	for (unsigned long i = 0; i < max; i++) {
+		struct page *page = find_get_page(mapping, index);
+
+		if (!page)
+			return index;
+		page_cache_release(page);
+		if (index-- == 0)
+			return ULONG_MAX;	/* cached down to page 0 */
+	}
+	return index;
+}
+
+bool ra_read_as_is(struct address_space *mapping, struct file_ra_state *ra, struct file *filp,
+		   pgoff_t offset, unsigned long req_size)
+{
+	struct ra_call call = { .rcase = RA_CASE_FADV_RANDOM };
+	int actual = __do_page_cache_readahead(mapping, filp, offset, req_size, 0);
+
+	ra_call_note_io(&call, actual > 0 ? (unsigned long)actual : 0, false);
+	ra_trace_record(mapping, ra, offset, req_size, &call, offset, req_size, 0);
+	return true;
 }
 
 /* --- call sites of the read paths that algorithms may leave to the core ---------------- */

@@ -29,6 +29,13 @@ struct file_ra_state;
 /* madvise()-style access hints of a file mapping (VM_SequentialReadHint ...). */
 enum filemap_advice { FAULT_ADV_NORMAL, FAULT_ADV_SEQUENTIAL, FAULT_ADV_RANDOM, FAULT_ADV_NR };
 
+/*
+ * posix_fadvise() advice on an open file (2.6.22's mm/fadvise.c): honoured
+ * by the core for every algorithm; see file_ra_fadvise().
+ */
+enum ra_fadvise { FADV_NORMAL, FADV_SEQUENTIAL, FADV_RANDOM, FADV_WILLNEED, FADV_NR };
+extern const char *const ra_fadvise_names[];	/* "normal", ..., NULL */
+
 /* What struct ra_algorithm.flags say about an algorithm. */
 #define RA_ALGO_NO_WINDOW	0x01	/* never reads ahead: ra_pages is 0, ra_kb= refused */
 #define RA_ALGO_KEEPS_PREV	0x02	/* keeps prev_index itself (the read paths do not) */
@@ -127,6 +134,12 @@ enum ra_case {
 	RA_CASE_LEGACY_WINDOW,	/* legacy: inside the current window, nothing to do */
 	RA_CASE_LEGACY_INCACHE,	/* legacy: turned off by RA_FLAG_INCACHE, return */
 	RA_CASE_LEGACY_MISS,	/* legacy: handle_ra_miss() */
+	RA_CASE_CONTEXT,	/* context: a window sized from the cached pages behind */
+	RA_CASE_HOLE_SCAN,	/* a mark hit without state: window from the next hole */
+	RA_CASE_THRASHED,	/* thrash-safe: the window was thrashed, shrink it */
+	RA_CASE_STREAM_NEW,	/* zfetch: a new stream */
+	RA_CASE_STREAM_HIT,	/* zfetch: a read at a stream's next block */
+	RA_CASE_FADV_RANDOM,	/* FADV_RANDOM: the request as is, whatever the algorithm */
 	RA_NR_CASES
 };
 
@@ -145,6 +158,9 @@ struct ra_stats {
 	uint64_t stall_ns;		/* read(): time blocked on pages not yet read */
 	uint64_t decide_ns;		/* read(): time in the readahead calls (decision and submission) */
 };
+
+/* Room for an algorithm's own per-file state, in unsigned longs (see ra_priv()). */
+#define RA_PRIV_WORDS	48
 
 /*
  * Track a single file's readahead state
@@ -179,6 +195,11 @@ struct file_ra_state {
 	 * it; the raw cost of giving up pipelining.
 	 */
 	bool no_lookahead;
+	/* fadvise() advice (FADV_*): every algorithm's windows honour it (mm/readahead.c) */
+	unsigned int advice;
+	unsigned long advice_pages;	/* ra_pages before FADV_SEQUENTIAL doubled them */
+	/* an algorithm's own state (zfetch's streams, thrash-safe's flags): ra_priv() */
+	unsigned long priv[RA_PRIV_WORDS];
 	/* accounting (mm/ratrace.c) */
 	struct ra_stats stats;
 	struct address_space *mapping;	/* the file's own mapping, for thrashed pages */
@@ -229,6 +250,30 @@ static inline void ra_set_size(struct file_ra_state *ra, unsigned long ra_size,
 	ra->lookahead_index = ra->ra_index + ra_size - la_size;
 }
 
+/*
+ * An algorithm's own per-file state, as @type (checked at build time to fit),
+ * zeroed by file_ra_set_algo() before ->init:
+ *	struct zfetch *zf = ra_priv(ra, struct zfetch);
+ */
+#define ra_priv(ra, type)                                                        \
+	({                                                                       \
+		_Static_assert(sizeof(type) <= sizeof((ra)->priv), #type " too big"); \
+		(type *)(void *)(ra)->priv;                                      \
+	})
+
+/*
+ * The window as kernels from 2.6.24 on name it: [start, start + size), its
+ * mark async_size pages before the end. @offset is where the reader was.
+ */
+static inline void ra_set_window(struct file_ra_state *ra, pgoff_t offset, pgoff_t start,
+				 unsigned long size, unsigned long async_size)
+{
+	ra->la_index = offset;
+	ra->ra_index = start;
+	ra->readahead_index = start + size;
+	ra->lookahead_index = start + size - min(async_size, size);
+}
+
 /* --- choosing the algorithm (mm/readahead.c) ---------------------------------- */
 
 /* Boot defaults: the ra= and ra_kb= parameters (mm/racmd.c sets them at boot). */
@@ -262,6 +307,16 @@ void file_ra_set_algo(struct file_ra_state *ra, const struct ra_algorithm *algo)
  * file's algorithm has RA_ALGO_NO_WINDOW and @pages is not 0.
  */
 int file_ra_set_max_pages(struct file_ra_state *ra, unsigned long pages);
+/*
+ * posix_fadvise(@filp, @offset, @len, @advice) as 2.6.22 took it, for every
+ * algorithm: FADV_NORMAL restores the maximum window, FADV_SEQUENTIAL
+ * doubles it (at most RA_MAX_WINDOW), FADV_RANDOM makes the read paths read
+ * what is asked and nothing more (the algorithm is not called), FADV_WILLNEED
+ * reads [@offset, @offset + @len) now (@len 0: to the end of the file,
+ * bounded by max_sane_readahead()). Returns pages submitted for
+ * FADV_WILLNEED, 0, or -EINVAL.
+ */
+int file_ra_fadvise(struct file *filp, loff_t offset, loff_t len, enum ra_fadvise advice);
 
 /* --- helpers for the algorithms (mm/readahead.c) ---------------------------- */
 
@@ -272,6 +327,17 @@ unsigned long ra_submit(struct file_ra_state *ra, struct address_space *mapping,
 /* Initial window for a read of @size pages; next window after the one in @ra. */
 unsigned long get_init_ra_size(unsigned long size, unsigned long max);
 unsigned long get_next_ra_size(const struct file_ra_state *ra, unsigned long max);
+/* The window after one of @cur pages: x4 far below @max, then x2, at most @max. */
+unsigned long ra_next_size(unsigned long cur, unsigned long max);
+
+/*
+ * The first missing page after @index, scanning at most @max pages: @index +
+ * @max when all are cached (radix_tree_next_hole()). And the last missing
+ * page before @index, at most @max back: @index - @max when all are cached,
+ * ULONG_MAX when everything down to page 0 is (radix_tree_prev_hole()).
+ */
+pgoff_t ra_next_hole(struct address_space *mapping, pgoff_t index, unsigned long max);
+pgoff_t ra_prev_hole(struct address_space *mapping, pgoff_t index, unsigned long max);
 
 /*
  * The 2.6 fault path (2.6.20's filemap_nopage, 2.6.23's filemap_fault), for
@@ -287,6 +353,14 @@ void ra_fault_async_generic(struct file *file, struct page *page, pgoff_t pgoff,
 void ra_mmap_read_around(struct file *file, pgoff_t pgoff);
 /* Readdir (patch 009): ->sync when @index falls outside ra_has_index(). */
 void ra_readdir_generic(struct file *filp, struct address_space *bd_mapping, pgoff_t index);
+
+/*
+ * FADV_RANDOM's read of a missing page: the rest of the request, in one
+ * submission without a mark, and no state touched. Returns true (the
+ * caller looks the page up again), like an algorithm's ->sync.
+ */
+bool ra_read_as_is(struct address_space *mapping, struct file_ra_state *ra, struct file *filp,
+		   pgoff_t offset, unsigned long req_size);
 
 /* Give up on read-around when misses outnumber hits by this much. */
 #define MMAP_LOTSAMISS		100

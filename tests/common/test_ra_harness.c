@@ -181,6 +181,21 @@ ssize_t rah_read(struct ra_harness *h, pgoff_t index, unsigned long npages)
 	return n;
 }
 
+int rah_fault(struct ra_harness *h, pgoff_t index, enum filemap_advice advice)
+{
+	int err = 0, ret = 0;
+	struct page *page = filemap_fault(&h->file, index, advice, &err);
+
+	if (!page)
+		return err ? err : -EIO;
+	if (!PageUptodate(page) || !PageLocked(page) || page->index != index ||
+	    *(uint32_t *)page_address(page) != rah_word(index, 0))
+		ret = -EBADMSG;
+	unlock_page(page);
+	put_page(page);
+	return ret;
+}
+
 int rah_populate(struct ra_harness *h, pgoff_t first, unsigned long n)
 {
 	for (pgoff_t i = first; i < first + n; i++) {
@@ -300,6 +315,14 @@ bool rah_expect_events(struct ktest *t, unsigned int from, const struct rah_even
 	if (have != from + n) {
 		KT_FAIL(t, "trace holds %u events, want %u", have, from + n);
 		ok = false;
+	}
+	/* the ones nobody expected, so that a failing test shows what happened */
+	for (unsigned int i = from + n; i < have; i++) {
+		const struct ra_trace_event *e = ra_trace_get(i);
+
+		KT_FAIL(t, "event %u: unexpected %s %lu req %lu: [%lu,+%lu) la %lu, %lu pages", i,
+			ra_case_name(e->rcase), e->offset, e->req_size, e->ra_index, e->ra_size,
+			e->la_size, e->actual);
 	}
 	for (unsigned int i = 0; i < n; i++) {
 		const struct ra_trace_event *e = ra_trace_get(from + i);

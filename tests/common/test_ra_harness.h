@@ -74,6 +74,13 @@ ssize_t rah_pread(struct ra_harness *h, loff_t pos, size_t len, void *buf);
 /* The pattern word @w of page @index. */
 uint32_t rah_word(pgoff_t index, unsigned int w);
 
+/*
+ * An mmap fault at page @index with @advice: 0 when it returned the page
+ * uptodate, locked and with the right data (then unlocked and released),
+ * else -errno or -EBADMSG.
+ */
+int rah_fault(struct ra_harness *h, pgoff_t index, enum filemap_advice advice);
+
 /* Put pages [first, first + n) in the cache, uptodate, as if read long ago. */
 int rah_populate(struct ra_harness *h, pgoff_t first, unsigned long n);
 /* Evict cached pages of [first, first + n) as reclaim would; returns how many. */

@@ -92,7 +92,9 @@ static void test_algo_choice(struct ktest *t)
 	KT_EXPECT_STREQ(t, ra_algo_off.name, "off");
 	KT_EXPECT_STREQ(t, ra_algo_ondemand.name, "ondemand");
 	/* every registered algorithm, sorted by name */
-	KT_EXPECT_TRUE(t, strstr(ra_algo_list(list, sizeof(list)), "legacy|off|ondemand") != NULL);
+	ra_algo_list(list, sizeof(list));
+	KT_EXPECT_TRUE(t, strstr(list, "legacy|") != NULL);
+	KT_EXPECT_TRUE(t, strstr(list, "off|ondemand") != NULL);
 	for (unsigned int i = 1; ra_algo_at(i); i++)
 		KT_EXPECT_TRUE(t, strcmp(ra_algo_at(i - 1)->name, ra_algo_at(i)->name) < 0);
 

@@ -1,0 +1,235 @@
+/*
+ * Mainline readahead (mm/readahead-linux.c, 6.11+) through the read(2) and
+ * fault paths, worked out by hand from page_cache_sync_ra() and
+ * page_cache_async_ra() (start = ra_index, size, async = size - mark offset;
+ * prev = the page of the byte after the last one read):
+ *
+ *	sync: index 0, req > max or index - prev <= 1: start = index,
+ *		size = init(req), async = size > req ? size - req : size / 2
+ *	      else C = cached pages behind index (<= max): C <= req: read the
+ *		request as is; else start = index, size = min(C (x2 back to
+ *		page 0) + req, max), async = 1
+ *	async: index == start + size - async: start += size,
+ *		size = max(size, next(size)), async = size
+ *	       else hole = next missing page after index (within max):
+ *		start = hole, size = next(hole - index + req), async = size
+ *	fault: MADV_RANDOM none; MADV_SEQUENTIAL sync(ra_pages); else
+ *		mmap_miss++ (< 1000), > 100: none; read-around start =
+ *		pgoff - ra/2, size = ra, async = ra/4. A cached page:
+ *		mmap_miss--, async on a mark.
+ *
+ * Events are {case, offset, req, ra_index, ra_size, la_size, pages submitted}.
+ */
+#include "tests/common/test_ra_harness.h"
+
+static struct ra_harness h;
+
+#define LINUX ra_algo_find("linux")
+
+/* A plain sequential read: the seeds' windows. */
+static void test_linux_sequential(struct ktest *t)
+{
+	static const struct rah_event ev[] = {
+		{ RA_CASE_SEQ_FIRST, 0, 1, 0, 4, 3, 4 },
+		{ RA_CASE_SEQ_NEXT, 1, 1, 4, 8, 8, 8 },
+		{ RA_CASE_SEQ_NEXT, 4, 1, 12, 16, 16, 16 },
+		{ RA_CASE_SEQ_NEXT, 12, 1, 28, 32, 32, 32 },
+		{ RA_CASE_SEQ_NEXT, 28, 1, 60, 32, 32, 32 },
+		{ RA_CASE_SEQ_NEXT, 60, 1, 92, 32, 32, 32 },
+		{ RA_CASE_SEQ_NEXT, 92, 1, 124, 32, 32, 4 },
+		{ RA_CASE_SEQ_NEXT, 124, 1, 156, 32, 32, 0 },
+	};
+
+	KT_ASSERT_TRUE(t, LINUX != NULL);
+	KT_ASSERT_EQ(t, rah_open(&h, "/lx-seq", 128 * PAGE_SIZE, LINUX, 32), 0);
+	rah_read_one_by_one(t, &h, 0, 127);
+	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
+	KT_EXPECT_EQ(t, h.bad_words, 0);
+	rah_close(&h);
+}
+
+/*
+ * Two streams through one open file, 4 pages a read, alternating: A from 0,
+ * B from 128. B's history must be longer than its request before it gets
+ * a window (2cad40180197), and then its mark is one page from the end.
+ *
+ *	A 0: init(4) = 8, async 4: [0,8) mark 4
+ *	B 128: nothing behind: as is;  A 4: expected: [8,24) mark 8
+ *	B 132: C = 4, not more than req 4: as is
+ *	A 8: expected (A's state survived): [24,56) mark 24
+ *	B 136: C = 8: size min(8 + 4, 32) = 12, async 1: [136,148) mark 147
+ *	B 144 (its page 147 is the mark): expected: size max(12, next 24):
+ *	       [148,172) mark 148;  B 148: [172,204) mark 172
+ *	A 24: mark, state is B's: hole after 25 is 56: next(32 + 4) = 32:
+ *	       [56,88) mark 56
+ *	B 172: mark, state is A's: hole 204: [204,236);  A 56: hole 88: [88,120)
+ *	B 204: hole 236: [236,256) 20 pages;  A 88: hole 120: [120,128) 8 pages
+ *	B 236: hole 256: nothing left;  A 120: no hole within 32: no window
+ */
+static void test_linux_interleaved(struct ktest *t)
+{
+	static const struct rah_event ev[] = {
+		{ RA_CASE_SEQ_FIRST, 0, 4, 0, 8, 4, 8 },
+		{ RA_CASE_RANDOM, 128, 4, 128, 4, 0, 4 },
+		{ RA_CASE_SEQ_NEXT, 4, 4, 8, 16, 16, 16 },
+		{ RA_CASE_RANDOM, 132, 4, 132, 4, 0, 4 },
+		{ RA_CASE_SEQ_NEXT, 8, 4, 24, 32, 32, 32 },
+		{ RA_CASE_CONTEXT, 136, 4, 136, 12, 1, 12 },
+		{ RA_CASE_SEQ_NEXT, 147, 1, 148, 24, 24, 24 },
+		{ RA_CASE_SEQ_NEXT, 148, 4, 172, 32, 32, 32 },
+		{ RA_CASE_HOLE_SCAN, 24, 4, 56, 32, 32, 32 },
+		{ RA_CASE_HOLE_SCAN, 172, 4, 204, 32, 32, 32 },
+		{ RA_CASE_HOLE_SCAN, 56, 4, 88, 32, 32, 32 },
+		{ RA_CASE_HOLE_SCAN, 204, 4, 236, 32, 32, 20 },
+		{ RA_CASE_HOLE_SCAN, 88, 4, 120, 32, 32, 8 },
+		{ RA_CASE_HOLE_SCAN, 236, 4, 256, 32, 32, 0 },
+		{ RA_CASE_HOLE_SCAN, 120, 4, 120, 0, 0, 0 },
+	};
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/lx-inter", 256 * PAGE_SIZE, LINUX, 32), 0);
+	for (pgoff_t i = 0; i < 128; i += 4) {
+		KT_ASSERT_EQ(t, rah_read(&h, i, 4), 4 * PAGE_SIZE);
+		KT_ASSERT_EQ(t, rah_read(&h, 128 + i, 4), 4 * PAGE_SIZE);
+	}
+	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
+	KT_EXPECT_EQ(t, h.bad_words, 0);
+	rah_close(&h);
+}
+
+/*
+ * Random reads: as is without history, a window from history longer than
+ * the request (doubled back to page 0), and the unaligned re-read of the
+ * page just read counts as sequential (index - prev 0).
+ */
+static void test_linux_random(struct ktest *t)
+{
+	static const struct rah_event ev[] = {
+		{ RA_CASE_RANDOM, 500, 2, 500, 2, 0, 2 },
+		/* C = 50 (50..99) > 1: min(51, 32) = 32, async 1 */
+		{ RA_CASE_CONTEXT, 100, 1, 100, 32, 1, 32 },
+		/* C = 2 back to page 0, doubled 4: min(4 + 1, 32) = 5 */
+		{ RA_CASE_CONTEXT, 2, 1, 2, 5, 1, 5 },
+	};
+	char buf[100];
+	loff_t pos = 700 * PAGE_SIZE + 100;
+
+	KT_ASSERT_TRUE(t, LINUX != NULL);
+	KT_ASSERT_EQ(t, rah_open(&h, "/lx-rand", 1024 * PAGE_SIZE, LINUX, 32), 0);
+	KT_ASSERT_EQ(t, rah_read(&h, 500, 2), 2 * PAGE_SIZE);
+	KT_ASSERT_EQ(t, rah_populate(&h, 50, 50), 0);
+	KT_ASSERT_EQ(t, rah_read(&h, 100, 1), PAGE_SIZE);
+	rah_expect_events(t, 0, ev, 2);
+	rah_close(&h);
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/lx-rand0", 1024 * PAGE_SIZE, LINUX, 32), 0);
+	KT_ASSERT_EQ(t, rah_populate(&h, 0, 2), 0);
+	h.file.f_ra.prev_index = 700;
+	KT_ASSERT_EQ(t, rah_read(&h, 2, 1), PAGE_SIZE);
+	rah_expect_events(t, 0, &ev[2], 1);
+	/* 100 bytes inside page 700, then the rest of it: the second is sequential */
+	KT_ASSERT_EQ(t, rah_pread(&h, pos, sizeof(buf), buf), (ssize_t)sizeof(buf));
+	KT_EXPECT_EQ(t, ra_trace_get(1)->rcase, RA_CASE_RANDOM);
+	KT_EXPECT_EQ(t, rah_evict(&h, 700, 1), 1);
+	KT_ASSERT_EQ(t, rah_pread(&h, pos + 100, sizeof(buf), buf), (ssize_t)sizeof(buf));
+	KT_EXPECT_EQ(t, ra_trace_get(2)->rcase, RA_CASE_SEQ_FIRST);
+	/*
+	 * A read that ends on a page boundary leaves prev_pos on the next page:
+	 * a read one page further on is sequential (305 - 304 = 1).
+	 */
+	KT_ASSERT_EQ(t, rah_read(&h, 300, 4), 4 * PAGE_SIZE);
+	KT_EXPECT_EQ(t, ra_trace_get(3)->rcase, RA_CASE_RANDOM);
+	KT_ASSERT_EQ(t, rah_read(&h, 305, 1), PAGE_SIZE);
+	KT_EXPECT_EQ(t, ra_trace_get(4)->rcase, RA_CASE_SEQ_FIRST);
+	KT_EXPECT_EQ(t, ra_trace_get(4)->ra_size, 4);
+	rah_close(&h);
+}
+
+/*
+ * A read larger than the window may use the device's largest request
+ * (io_pages), and the window that follows keeps that size rather than
+ * shrinking to the next size below the maximum.
+ *
+ *	read 0-47, ra_pages 32, io_pages 64: max = min(48, 64) = 48:
+ *	     init(48, 48) = 48, async 48 / 2 = 24: [0,48) mark 24
+ *	the same read meets the mark at 24 (req 24, max 32): expected:
+ *	     size max(48, next(48) = 32) = 48: [48,96) mark 48
+ */
+static void test_linux_large_read(struct ktest *t)
+{
+	static const struct rah_event ev[] = {
+		{ RA_CASE_SEQ_FIRST, 0, 48, 0, 48, 24, 48 },
+		{ RA_CASE_SEQ_NEXT, 24, 24, 48, 48, 48, 48 },
+	};
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/lx-large", 256 * PAGE_SIZE, LINUX, 32), 0);
+	h.bdi.io_pages = 64;
+	KT_ASSERT_EQ(t, rah_read(&h, 0, 48), 48 * PAGE_SIZE);
+	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
+	rah_close(&h);
+}
+
+/*
+ * Thrashing: the window ahead is evicted before the reader gets there. The
+ * miss at its first page is sequential to the last read (8 - prev 8): a new
+ * initial window, as small as the request makes it.
+ */
+static void test_linux_thrashed(struct ktest *t)
+{
+	static const struct rah_event ev[] = {
+		{ RA_CASE_SEQ_FIRST, 0, 4, 0, 8, 4, 8 },
+		{ RA_CASE_SEQ_NEXT, 4, 4, 8, 16, 16, 16 },
+		{ RA_CASE_SEQ_FIRST, 8, 4, 8, 8, 4, 8 },
+		{ RA_CASE_SEQ_NEXT, 12, 4, 16, 16, 16, 16 },
+	};
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/lx-thrash", 256 * PAGE_SIZE, LINUX, 32), 0);
+	KT_ASSERT_EQ(t, rah_read(&h, 0, 4), 4 * PAGE_SIZE);
+	KT_ASSERT_EQ(t, rah_read(&h, 4, 4), 4 * PAGE_SIZE);
+	KT_EXPECT_EQ(t, rah_evict(&h, 8, 16), 16);
+	KT_ASSERT_EQ(t, rah_read(&h, 8, 4), 4 * PAGE_SIZE);
+	KT_ASSERT_EQ(t, rah_read(&h, 12, 4), 4 * PAGE_SIZE);
+	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
+	KT_EXPECT_EQ(t, h.file.f_ra.stats.readpage_ios, 0);
+	rah_close(&h);
+}
+
+/*
+ * mmap: with no advice, read-around puts a mark a quarter from the end, and
+ * touching it reads ahead as a sequential read would; MADV_RANDOM reads
+ * nothing around; misses beyond MMAP_LOTSAMISS stop read-around.
+ */
+static void test_linux_fault(struct ktest *t)
+{
+	static const struct rah_event ev[] = {
+		{ RA_CASE_AROUND, 0, 1, 0, 32, 8, 32 },
+		{ RA_CASE_SEQ_NEXT, 24, 32, 32, 32, 32, 32 },
+		{ RA_CASE_SEQ_NEXT, 32, 32, 64, 32, 32, 32 },
+	};
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/lx-mmap", 96 * PAGE_SIZE, LINUX, 32), 0);
+	for (pgoff_t i = 0; i < 40; i++)
+		KT_ASSERT_EQ(t, rah_fault(&h, i, FAULT_ADV_NORMAL), 0);
+	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
+	KT_EXPECT_EQ(t, h.file.f_ra.mmap_miss, 0);
+	rah_close(&h);
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/lx-mmap-rand", 96 * PAGE_SIZE, LINUX, 32), 0);
+	for (pgoff_t i = 0; i < 8; i++)
+		KT_ASSERT_EQ(t, rah_fault(&h, i * 10, FAULT_ADV_RANDOM), 0);
+	KT_EXPECT_EQ(t, ra_trace_count(), 0);
+	KT_EXPECT_EQ(t, h.nr_io, 8);
+	rah_close(&h);
+
+	/* 110 faults 64 pages apart: 100 read-arounds, then none */
+	KT_ASSERT_EQ(t, rah_open(&h, "/lx-mmap-miss", 110 * 64 * PAGE_SIZE, LINUX, 32), 0);
+	for (pgoff_t i = 0; i < 110; i++)
+		KT_ASSERT_EQ(t, rah_fault(&h, i * 64, FAULT_ADV_NORMAL), 0);
+	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_AROUND), 100);
+	KT_EXPECT_EQ(t, h.file.f_ra.mmap_miss, 110);
+	rah_close(&h);
+}
+
+KTEST_SUITE(ra_linux, rah_suite_ready, KTEST_CASE(test_linux_sequential),
+	    KTEST_CASE(test_linux_interleaved), KTEST_CASE(test_linux_random),
+	    KTEST_CASE(test_linux_thrashed), KTEST_CASE(test_linux_large_read),
+	    KTEST_CASE(test_linux_fault));
