@@ -73,6 +73,8 @@ static const struct kv_spec common_specs[] = {
 	{"ra_kb", KV_UINT, NULL, "maximum readahead window, KiB (default: the disk's)"},
 	{"ra_async", KV_BOOL, NULL, "0: on-demand without its look-ahead mark (no pipelining)"},
 	{"verify", KV_BOOL, NULL, "0: do not check the data read (default 1)"},
+	{"advice", KV_ENUM, ra_fadvise_names,
+	 "posix_fadvise() on every file opened: normal, sequential, random, willneed"},
 };
 #define NR_COMMON (sizeof(common_specs) / sizeof(common_specs[0]))
 
@@ -133,6 +135,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		return -EINVAL;
 	}
 	b->verify = vals[n + 3].present ? vals[n + 3].u : true;
+	b->advice = vals[n + 4].present ? (enum ra_fadvise)vals[n + 4].u : FADV_NORMAL;
 	return 0;
 }
 
@@ -156,6 +159,12 @@ struct file *bench_open(struct bench *b, const char *path)
 	if (b->ra_pages_given)
 		file_ra_set_max_pages(&f->f_ra, b->ra_pages);
 	f->f_ra.no_lookahead = !b->ra_async;
+	if (b->advice != FADV_NORMAL && file_ra_fadvise(f, 0, 0, b->advice) < 0) {
+		pr_err("bench %s: %s: fadvise %s failed\n", b->w->name, path,
+		       ra_fadvise_names[b->advice]);
+		vfs_close(f);
+		return NULL;
+	}
 	return f;
 }
 
@@ -495,6 +504,8 @@ int bench_phase_end(struct bench *b)
 	result_u64(&r, "ra_kb", b->ra_pages_end * PAGE_SIZE / 1024);
 	if (!b->ra_async)
 		result_bool(&r, "ra_async", false);
+	if (b->advice != FADV_NORMAL)
+		result_str(&r, "advice", ra_fadvise_names[b->advice]);
 	result_u64(&r, "bytes", b->bytes);
 	result_double(&r, "secs", secs, 6);
 	result_double(&r, "mbps", b->mbps, 2);

@@ -70,13 +70,14 @@ struct bench_lat {
 struct bench {
 	const struct bench_workload *w;
 	struct kv_value v[BENCH_MAX_PARAMS];
-	/* common keys: ra=, ra_kb=, ra_async=, verify= */
+	/* common keys: ra=, ra_kb=, ra_async=, verify=, advice= */
 	const struct ra_algorithm *ra;
 	bool ra_given;
 	unsigned long ra_pages; /* 0 with !ra_pages_given: the device's */
 	bool ra_pages_given;
 	bool ra_async;
 	bool verify;
+	enum ra_fadvise advice; /* advice=: fadvise()d on every file the run opens */
 	const char *suite; /* set when run by a suite */
 
 	/* the phase */

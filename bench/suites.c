@@ -2,14 +2,15 @@
  * The bench command and the suites.
  *
  *	bench NAME [key=value...]		one workload (`bench` alone lists them)
- *	bench suite=NAME [ra=A,B[,C]]		a suite with each algorithm in turn
+ *	bench suite=NAME [ra=A,B,...|all]	a suite with each algorithm in turn
  *
  * A suite is a list of workload command lines. Each runs with every
  * algorithm (default ra=legacy,ondemand: 2.6.20's first, as the seeds'
  * tables), the page cache dropped before each run unless the workload runs
  * warm; then the suite's table: one row per test, one column per
  * algorithm, and the gain of the last column over the first, in the seeds'
- * format. Rows are KB/s for iozone (higher is better), seconds for
+ * format (with more than two algorithms, each column's change against the
+ * first; ra=all runs every algorithm that reads ahead). Rows are KB/s for iozone (higher is better), seconds for
  * aiostress and the overhead tests (lower is better), the stall fraction
  * for the pipeline. A line that says ra=off runs once, as a baseline: the
  * overhead tests without readahead, from which tools/bench-report gives
@@ -136,7 +137,7 @@ static const struct bench_suite suites[] = {
 /* --- the suite's table ---------------------------------------------------------------- */
 
 #define MAX_ROWS 64
-#define MAX_RA	 3
+#define MAX_RA	 8
 
 struct row {
 	char label[48];
@@ -212,27 +213,51 @@ int bench_suite_column(void)
 	return suite_col;
 }
 
+static void print_row_label(const struct row *r, int width)
+{
+	char q[56];
+
+	snprintf(q, sizeof(q), "\"%s\"", r->label);
+	printf("%*s %5s", width, q, r->unit);
+}
+
+/*
+ * The seeds' format for two algorithms: a column each and the gain of the
+ * second over the first. With more, a narrower column each and, after
+ * every one but the first, its change against the first.
+ */
 static void print_table(const char *suite, const struct ra_algorithm *const *ra, int nra)
 {
-	printf("\nbench suite %s: the seeds' table (gain: %s over %s)\n", suite,
-	       ra[nra - 1]->title, ra[0]->title);
-	printf("%42s", "");
+	bool wide = nra <= 2;
+
+	if (wide)
+		printf("\nbench suite %s: the seeds' table (gain: %s over %s)\n", suite,
+		       ra[nra - 1]->title, ra[0]->title);
+	else
+		printf("\nbench suite %s: one column per algorithm, each with its change against "
+		       "%s\n", suite, ra[0]->title);
+	printf("%*s", wide ? 42 : 36, "");
 	for (int c = 0; c < nra; c++)
-		printf(" %14s", ra[c]->title);
-	printf("      gain\n");
+		printf(wide ? " %14s" : c ? " %11s%8s" : " %11s", ra[c]->title, "");
+	printf(wide ? "      gain\n" : "\n");
 	for (int i = 0; i < nr_rows; i++) {
 		struct row *r = &rows[i];
-		char q[56];
+		int decimals = !strcmp(r->unit, "KB/s") ? 2 : 4;
 
-		snprintf(q, sizeof(q), "\"%s\"", r->label);
-		printf("%36s %5s", q, r->unit);
+		print_row_label(r, wide ? 36 : 30);
 		for (int c = 0; c < nra; c++) {
 			if (r->have[c])
-				printf(" %14.*f", !strcmp(r->unit, "KB/s") ? 2 : 4, r->v[c]);
+				printf(wide ? " %14.*f" : " %11.*f", decimals, r->v[c]);
 			else
-				printf(" %14s", "-");
+				printf(wide ? " %14s" : " %11s", "-");
+			if (wide || !c)
+				continue;
+			if (r->have[0] && r->have[c] && r->v[0] != 0)
+				printf(" %+6.1f%%", (r->v[c] - r->v[0]) / r->v[0] * 100);
+			else
+				printf(" %7s", "");
 		}
-		if (nra > 1 && r->have[0] && r->have[nra - 1] && r->v[0] != 0)
+		if (wide && nra > 1 && r->have[0] && r->have[nra - 1] && r->v[0] != 0)
 			printf("   %+6.1f%%", (r->v[nra - 1] - r->v[0]) / r->v[0] * 100);
 		printf("\n");
 	}
@@ -251,12 +276,13 @@ static void list_workloads(void)
 		for (unsigned int i = 0; i < w->nr_params; i++)
 			printf("      %s=  %s\n", w->params[i].key, w->params[i].help);
 	}
-	printf("  common keys: ra=%s ra_kb=N ra_async=0|1 verify=0|1\n",
+	printf("  common keys: ra=%s ra_kb=N ra_async=0|1 verify=0|1\n"
+	       "               advice=normal|sequential|random|willneed\n",
 	       ra_algo_list(names, sizeof(names)));
 	printf("bench suites:");
 	for (unsigned int i = 0; i < ARRAY_SIZE(suites); i++)
 		printf(" %s", suites[i].name);
-	printf(" (bench suite=NAME [ra=A,B])\n");
+	printf(" (bench suite=NAME [ra=A,B,...|all])\n");
 }
 
 /* Run one line of a suite with algorithm @ra. */
@@ -291,12 +317,51 @@ static int run_line(const char *line, const struct ra_algorithm *ra, const char 
 	return ret;
 }
 
+/*
+ * ra=A,B,...: the algorithms in table order (the first is the reference),
+ * or ra=all: the seeds' two first (2.6.20, on-demand), then every other
+ * algorithm that reads ahead, by name. Returns how many, or -EINVAL.
+ */
+static int parse_ra_list(const char *ra_list, const struct ra_algorithm **ra)
+{
+	const struct ra_algorithm *algo;
+	char list[160], names[160], *p, *tok;
+	int nra = 0;
+
+	if (!strcmp(ra_list, "all")) {
+		ra[nra++] = &ra_algo_legacy;
+		ra[nra++] = &ra_algo_ondemand;
+		for (unsigned int i = 0; (algo = ra_algo_at(i)) && nra < MAX_RA; i++)
+			if (algo != &ra_algo_legacy && algo != &ra_algo_ondemand &&
+			    !(algo->flags & RA_ALGO_NO_WINDOW))
+				ra[nra++] = algo;
+		return nra;
+	}
+	if (strlen(ra_list) >= sizeof(list)) {
+		pr_err("bench: ra=%s: too long\n", ra_list);
+		return -EINVAL;
+	}
+	snprintf(list, sizeof(list), "%s", ra_list);
+	for (p = list; (tok = strsep(&p, ","));) {
+		algo = ra_algo_find(tok);
+		for (int c = 0; algo && c < nra; c++)
+			if (ra[c] == algo)
+				algo = NULL;	/* twice: a column would be overwritten */
+		if (nra == MAX_RA || !algo) {
+			pr_err("bench: ra=%s: up to %d different ones of %s, comma-separated, "
+			       "or all\n", ra_list, MAX_RA, ra_algo_list(names, sizeof(names)));
+			return -EINVAL;
+		}
+		ra[nra++] = algo;
+	}
+	return nra;
+}
+
 static int run_suite(const char *name, const char *ra_list)
 {
 	const struct bench_suite *s = NULL;
 	const struct ra_algorithm *ra[MAX_RA];
-	int nra = 0, failed = 0;
-	char list[64], *p, *tok;
+	int nra, failed = 0;
 	uint64_t t0 = ktime_ns();
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(suites); i++)
@@ -306,17 +371,9 @@ static int run_suite(const char *name, const char *ra_list)
 		pr_err("bench: no suite '%s' (smoke, quick, seeds, seeds-concurrent)\n", name);
 		return -EINVAL;
 	}
-	snprintf(list, sizeof(list), "%s", ra_list ? ra_list : "legacy,ondemand");
-	for (p = list; (tok = strsep(&p, ","));) {
-		if (nra == MAX_RA || !(ra[nra] = ra_algo_find(tok))) {
-			char names[160];
-
-			pr_err("bench: ra=%s: up to %d of %s, comma-separated\n", ra_list, MAX_RA,
-			       ra_algo_list(names, sizeof(names)));
-			return -EINVAL;
-		}
-		nra++;
-	}
+	nra = parse_ra_list(ra_list ? ra_list : "legacy,ondemand", ra);
+	if (nra < 0)
+		return nra;
 	nr_rows = 0;
 	for (int c = 0; c < nra; c++)
 		for (const char *const *line = s->runs; *line; line++)
@@ -341,8 +398,15 @@ static int run_suite(const char *name, const char *ra_list)
 	{
 		struct result r;
 
+		char order[160];
+		size_t n = 0;
+
+		for (int c = 0; c < nra && n < sizeof(order); c++)
+			n += (size_t)snprintf(order + n, sizeof(order) - n, "%s%s", c ? "," : "",
+					      ra[c]->name);
 		result_begin(&r, "bench-suite");
 		result_str(&r, "suite", name);
+		result_str(&r, "ra", order);
 		result_u64(&r, "failed", (uint64_t)failed);
 		result_u64(&r, "rows", (uint64_t)nr_rows);
 		result_str(&r, "clock", ktime_clock_name());
@@ -366,7 +430,7 @@ static int cmd_bench(int argc, char **argv)
 			if (!strncmp(argv[i], "ra=", 3)) {
 				ra = argv[i] + 3;
 			} else {
-				pr_err("bench: %s: a suite takes only ra=A,B[,C]\n", argv[i]);
+				pr_err("bench: %s: a suite takes only ra=A,B[,...] or ra=all\n", argv[i]);
 				return -EINVAL;
 			}
 		}
@@ -379,5 +443,5 @@ static int cmd_bench(int argc, char **argv)
 	}
 	return bench_run_argv(w, argc - 2, argv + 2, NULL);
 }
-KCMD(bench, cmd_bench, "bench NAME [key=value...] | bench suite=NAME [ra=A,B]",
+KCMD(bench, cmd_bench, "bench NAME [key=value...] | bench suite=NAME [ra=A,B,...|all]",
      "run a benchmark workload, or a suite with each readahead algorithm and its table");

@@ -89,15 +89,27 @@ static int cmd_ralist(int argc, char **argv)
 {
 	const struct ra_algorithm *algo;
 	struct result r;
-	char list[160];
+	char list[160], titles[400];
+	size_t n = 0;
 
 	if (kcmd_args(argc, argv, NULL, 0, NULL, NULL))
 		return -EINVAL;
-	for (unsigned int i = 0; (algo = ra_algo_at(i)); i++)
+	n += (size_t)snprintf(titles, sizeof(titles), "{");
+	for (unsigned int i = 0; (algo = ra_algo_at(i)); i++) {
 		printf("ralist: %-12s %-10s %s%s\n", algo->name, algo->title, algo->help,
 		       algo == ra_default_algo ? " (the default)" : "");
+		if (n < sizeof(titles))
+			n += (size_t)snprintf(titles + n, sizeof(titles) - n, "%s\"%s\":\"%s\"",
+					      i ? "," : "", algo->name, algo->title);
+	}
+	/* a JSON object or none: a cut one would break the RESULT line */
+	if (n + 2 > sizeof(titles))
+		snprintf(titles, sizeof(titles), "{}");
+	else
+		snprintf(titles + n, sizeof(titles) - n, "}");
 	result_begin(&r, "ralist");
 	result_str(&r, "algorithms", ra_algo_list(list, sizeof(list)));
+	result_raw(&r, "titles", titles);
 	result_str(&r, "default", ra_default_algo->name);
 	result_end(&r);
 	return 0;
