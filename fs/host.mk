@@ -28,7 +28,7 @@ $(BUILD)/host/fuzz_ext2: $(wildcard fs/*.[ch] mm/*.[ch] drivers/*.[ch] kernel/*.
 	@echo "  CLANG   $@"
 	@$(CLANG) $(FUZZ_CFLAGS) -o $@ $(FUZZ_SRCS) -lm
 fuzz: $(BUILD)/host/fuzz_ext2 ext2-images
-	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/crashes
+	@mkdir -p $(BUILD)/fuzz-ext2/corpus $(BUILD)/fuzz-ext2/crashes
 	$(BUILD)/host/fuzz_ext2 -max_total_time=$(FUZZ_SECONDS) -max_len=262144 -timeout=10 \
-		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/crashes/ \
-		$(BUILD)/fuzz/corpus $(BUILD)/img/fuzz
+		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz-ext2/crashes/ \
+		$(BUILD)/fuzz-ext2/corpus $(BUILD)/img/fuzz

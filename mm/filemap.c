@@ -389,7 +389,7 @@ found:
 
 	ra_page_used(ra, page);
 	mark_page_accessed(page);
-	if (!(algo->flags & RA_ALGO_KEEPS_PREV))
+	if (!(algo->flags & (RA_ALGO_KEEPS_PREV | RA_ALGO_FAULT_NO_PREV)))
 		ra->prev_index = page->index;
 	*err = 0;
 	return page;

@@ -38,7 +38,7 @@ static unsigned long count_history_pages(struct address_space *mapping, pgoff_t 
 
 	if (!offset)
 		return 0;
-	head = ra_prev_hole(mapping, offset - 1, max);
+	head = page_cache_prev_miss(mapping, offset - 1, max);
 	return offset - 1 - head;	/* head == ULONG_MAX: offset pages */
 }
 
@@ -92,7 +92,7 @@ static void context_readahead(struct address_space *mapping, struct file_ra_stat
 	 * and use it as the new window.
 	 */
 	if (hit_marker) {
-		pgoff_t hole = ra_next_hole(mapping, offset + 1, max);
+		pgoff_t hole = page_cache_next_miss(mapping, offset + 1, max);
 
 		if (!hole || hole - offset > max) {
 			call->rcase = RA_CASE_HOLE_SCAN;

@@ -1,21 +1,33 @@
 /*
  * Today's Linux readahead (ra=linux): mainline's page_cache_sync_ra(),
  * page_cache_async_ra() and the mmap fault path's do_sync_mmap_readahead()
- * and do_async_mmap_readahead(), as of 6.11 and later (Jan Kara's "mm: Fix
- * various readahead quirks" series, 6.11, folded the conservative context
- * readahead of 2cad40180197 into page_cache_sync_ra()). Host-buildable.
+ * and do_async_mmap_readahead(), as of 6.17. Host-buildable.
+ *
+ * Read from mm/readahead.c and mm/filemap.c of 6.11.11 and 6.12 (the same
+ * policy) and of 6.17: Jan Kara's "mm: Fix various readahead quirks"
+ * (6.11) split the sync and async paths and folded the conservative
+ * context readahead of 2cad40180197 into the sync one. 6.17 differs from
+ * 6.11 in three places, all followed here: an expected mark keeps the
+ * larger of the window and the next size; an async window is trimmed to
+ * end on a natural boundary ("terminate async readahead on natural
+ * boundary"); and page_cache_next_miss() no longer returns the index it
+ * started from when the scan finds no hole (the 6.17-rc1 fix; 6.11 then
+ * reset the window over cached pages instead of giving up).
  *
  * lookahead has 4 KiB pages and no large folios: page_cache_ra_order()
- * always falls back to order-0 pages, so the mark goes on page start +
- * size - async_size, and the async path's "order += 2" changes nothing.
- * Block-layer read congestion is gone from mainline (5.18 removed
- * bdi_read_congested()): this algorithm never defers a window. The
- * maximum is ra_pages, or up to the device's largest request (io_pages)
- * for a larger read (ractl_max_pages()).
+ * falls back to order-0 pages, so the mark goes on page start + size -
+ * async_size, and the async path's "order += 2" only sets the boundary
+ * (4 pages, or the lowest set bit of the maximum if smaller). Block-layer
+ * read congestion is gone from mainline (5.18 removed bdi_read_congested()):
+ * no window is ever deferred. The maximum is ra_pages, or up to the
+ * device's largest request (io_pages) for a larger read (ractl_max_pages()).
+ * The VM_EXEC fault branch has no mappings to act on here; fault-around
+ * (filemap_map_pages(), which also lowers mmap_miss) is not modelled.
  *
  * State: on-demand's fields as start/size/async_size (ra_set_window());
  * Linux's prev_pos, the byte after the last one read, is rebuilt from
- * prev_index and prev_offset, which the read paths keep.
+ * prev_index and prev_offset, which the read paths keep; a fault does not
+ * move it (RA_ALGO_FAULT_NO_PREV).
  */
 #include <limits.h>
 
@@ -104,7 +116,10 @@ static bool linux_sync(struct address_space *mapping, struct file_ra_state *ra, 
 	 * behind; a standalone small random read reads as is, without
 	 * touching the state.
 	 */
-	miss = ra_prev_hole(mapping, index - 1, max_pages);
+	miss = page_cache_prev_miss(mapping, index - 1, max_pages);
+	/* mainline's prev_miss returns the last slot it saw when all were cached */
+	if (miss != ULONG_MAX && index - 1 - miss == max_pages)
+		miss++;
 	contig_count = index - miss - 1;
 	if (contig_count <= req_count) {
 		call.rcase = RA_CASE_RANDOM;
@@ -118,6 +133,18 @@ static bool linux_sync(struct address_space *mapping, struct file_ra_state *ra, 
 	ra_set_window(ra, index, index, min(contig_count + req_count, max_pages), 1);
 	linux_submit(mapping, ra, filp, index, req_count, &call);
 	return true;
+}
+
+/*
+ * 6.17: an async window ends on a natural boundary: 1 << min(order + 2,
+ * lowest set bit of the maximum), order 0 here, unless that would empty it.
+ */
+static unsigned long linux_async_trim(pgoff_t start, unsigned long size, unsigned long max)
+{
+	unsigned long align = 1UL << min(2UL, (unsigned long)__builtin_ctzl(max));
+	pgoff_t end = (start + size) & ~(align - 1);
+
+	return end > start ? end - start : size;
 }
 
 /* page_cache_async_ra(): the reader reached a marked page. */
@@ -142,6 +169,7 @@ static void linux_async(struct address_space *mapping, struct file_ra_state *ra,
 		size = ra_readahead_size(ra);
 		start = ra->readahead_index;
 		size = max(size, ra_next_size(size, max_pages));
+		size = linux_async_trim(start, size, max_pages);
 		call.rcase = RA_CASE_SEQ_NEXT;
 		ra_set_window(ra, index, start, size, size);
 		linux_submit(mapping, ra, filp, index, req_count, &call);
@@ -151,13 +179,14 @@ static void linux_async(struct address_space *mapping, struct file_ra_state *ra,
 	 * A marked page without valid state (interleaved reads): the async
 	 * size is the distance to the next hole; ramp it up and use it.
 	 */
-	start = ra_next_hole(mapping, index + 1, max_pages);
+	start = page_cache_next_miss(mapping, index + 1, max_pages);
 	call.rcase = RA_CASE_HOLE_SCAN;
 	if (!start || start - index > max_pages) {
 		ra_trace_record(mapping, ra, index, req_count, &call, index, 0, 0);
 		return;
 	}
 	size = ra_next_size(start - index + req_count, max_pages);
+	size = linux_async_trim(start, size, max_pages);
 	ra_set_window(ra, index, start, size, size);
 	linux_submit(mapping, ra, filp, index, req_count, &call);
 }
@@ -205,8 +234,9 @@ static void linux_fault_async(struct file *file, struct page *page, pgoff_t pgof
 
 const struct ra_algorithm ra_algo_linux = {
 	.name = "linux",
-	.title = "linux-6.11",
-	.help = "mainline 6.11+: page_cache_sync_ra/async_ra, conservative context, mmap rules",
+	.title = "linux-6.17",
+	.help = "mainline 6.17: page_cache_sync_ra/async_ra, conservative context, mmap rules",
+	.flags = RA_ALGO_FAULT_NO_PREV,
 	.sync = linux_sync,
 	.async = linux_async,
 	.fault_sync = linux_fault_sync,

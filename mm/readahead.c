@@ -390,32 +390,6 @@ unsigned long ra_next_size(unsigned long cur, unsigned long max)
 	return min(newsize, max);
 }
 
-pgoff_t ra_next_hole(struct address_space *mapping, pgoff_t index, unsigned long max)
-{
-	for (unsigned long i = 0; i < max; i++, index++) {
-		struct page *page = find_get_page(mapping, index);
-
-		if (!page)
-			return index;
-		page_cache_release(page);
-	}
-	return index;
-}
-
-pgoff_t ra_prev_hole(struct address_space *mapping, pgoff_t index, unsigned long max)
-{
-	for (unsigned long i = 0; i < max; i++) {
-		struct page *page = find_get_page(mapping, index);
-
-		if (!page)
-			return index;
-		page_cache_release(page);
-		if (index-- == 0)
-			return ULONG_MAX;	/* cached down to page 0 */
-	}
-	return index;
-}
-
 bool ra_read_as_is(struct address_space *mapping, struct file_ra_state *ra, struct file *filp,
 		   pgoff_t offset, unsigned long req_size)
 {

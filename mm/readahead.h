@@ -41,6 +41,7 @@ extern const char *const ra_fadvise_names[];	/* "normal", ..., NULL */
 #define RA_ALGO_KEEPS_PREV	0x02	/* keeps prev_index itself (the read paths do not) */
 #define RA_ALGO_AHEAD_WINDOW	0x04	/* has 2.6.20's ahead window (traced) */
 #define RA_ALGO_LOOKAHEAD	0x08	/* honours no_lookahead (bench ra_async=0) */
+#define RA_ALGO_FAULT_NO_PREV	0x10	/* a fault does not move prev_index (mainline) */
 
 /*
  * A readahead algorithm. Every hook but ->sync may be NULL. @req_size is
@@ -329,15 +330,6 @@ unsigned long get_init_ra_size(unsigned long size, unsigned long max);
 unsigned long get_next_ra_size(const struct file_ra_state *ra, unsigned long max);
 /* The window after one of @cur pages: x4 far below @max, then x2, at most @max. */
 unsigned long ra_next_size(unsigned long cur, unsigned long max);
-
-/*
- * The first missing page after @index, scanning at most @max pages: @index +
- * @max when all are cached (radix_tree_next_hole()). And the last missing
- * page before @index, at most @max back: @index - @max when all are cached,
- * ULONG_MAX when everything down to page 0 is (radix_tree_prev_hole()).
- */
-pgoff_t ra_next_hole(struct address_space *mapping, pgoff_t index, unsigned long max);
-pgoff_t ra_prev_hole(struct address_space *mapping, pgoff_t index, unsigned long max);
 
 /*
  * The 2.6 fault path (2.6.20's filemap_nopage, 2.6.23's filemap_fault), for

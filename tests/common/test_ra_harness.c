@@ -52,6 +52,8 @@ static void end_io(struct ra_harness *h, struct page *page)
 
 static void start_io(struct ra_harness *h, struct page *page)
 {
+	if (h->io_hook)
+		h->io_hook(page->index);
 	h->pages_read++;
 	if (h->defer && h->nr_deferred < RAH_MAX_DEFERRED) {
 		h->deferred[h->nr_deferred++] = page;

@@ -50,6 +50,7 @@ struct ra_harness {
 	struct page *deferred[RAH_MAX_DEFERRED];
 	unsigned int nr_deferred;
 	unsigned long bad_words;	/* data mismatches seen by rah_read() */
+	void (*io_hook)(pgoff_t index);	/* if set: told of every page read, as it starts */
 	bool open;
 };
 

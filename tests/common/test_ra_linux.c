@@ -229,7 +229,63 @@ static void test_linux_fault(struct ktest *t)
 	rah_close(&h);
 }
 
+/*
+ * 6.17's boundaries and scans.
+ *
+ *	read 2-4: nothing read yet, nothing behind: as is
+ *	read 5-7: prev_pos at page 5: new stream init(3) = 8, async 5: [5,13) mark 8
+ *	read 8-10: the mark: start 13, max(8, next 16) = 16, but the window
+ *	     ends on a 4-page boundary: [13,28) mark 13
+ *	with 42..49 cached and max 8, a 7-page read at 50: mainline's
+ *	     prev_miss stops on the last slot it saw (42), so C = 7, not more
+ *	     than the request: as is
+ */
+static void test_linux_boundaries(struct ktest *t)
+{
+	static const struct rah_event ev[] = {
+		{ RA_CASE_RANDOM, 2, 3, 2, 3, 0, 3 },
+		{ RA_CASE_SEQ_FIRST, 5, 3, 5, 8, 5, 8 },
+		{ RA_CASE_SEQ_NEXT, 8, 3, 13, 15, 15, 15 },
+	};
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/lx-bound", 256 * PAGE_SIZE, LINUX, 32), 0);
+	KT_ASSERT_EQ(t, rah_read(&h, 2, 3), 3 * PAGE_SIZE);
+	KT_ASSERT_EQ(t, rah_read(&h, 5, 3), 3 * PAGE_SIZE);
+	KT_ASSERT_EQ(t, rah_read(&h, 8, 3), 3 * PAGE_SIZE);
+	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
+	KT_EXPECT_TRUE(t, rah_marked(&h, 13));
+	rah_close(&h);
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/lx-prevmiss", 256 * PAGE_SIZE, LINUX, 8), 0);
+	KT_ASSERT_EQ(t, rah_populate(&h, 42, 8), 0);
+	KT_ASSERT_EQ(t, rah_read(&h, 50, 7), 7 * PAGE_SIZE);
+	KT_EXPECT_EQ(t, ra_trace_get(0)->rcase, RA_CASE_RANDOM);
+	rah_close(&h);
+}
+
+/*
+ * MADV_SEQUENTIAL away from page 0: a fault does not move prev_pos, so the
+ * next miss is no sequential miss, and the pages behind it (31 of the 32
+ * scanned, as mainline counts) are not more than the ra_pages asked for:
+ * each miss reads ra_pages as is, and never a mark.
+ */
+static void test_linux_fault_sequential(struct ktest *t)
+{
+	static const struct rah_event ev[] = {
+		{ RA_CASE_RANDOM, 100, 32, 100, 32, 0, 32 },
+		{ RA_CASE_RANDOM, 132, 32, 132, 32, 0, 32 },
+	};
+
+	KT_ASSERT_EQ(t, rah_open(&h, "/lx-mmap-seq", 256 * PAGE_SIZE, LINUX, 32), 0);
+	for (pgoff_t i = 100; i < 164; i++)
+		KT_ASSERT_EQ(t, rah_fault(&h, i, FAULT_ADV_SEQUENTIAL), 0);
+	rah_expect_events(t, 0, ev, ARRAY_SIZE(ev));
+	KT_EXPECT_EQ(t, h.file.f_ra.prev_index, -1UL);
+	rah_close(&h);
+}
+
 KTEST_SUITE(ra_linux, rah_suite_ready, KTEST_CASE(test_linux_sequential),
 	    KTEST_CASE(test_linux_interleaved), KTEST_CASE(test_linux_random),
 	    KTEST_CASE(test_linux_thrashed), KTEST_CASE(test_linux_large_read),
-	    KTEST_CASE(test_linux_fault));
+	    KTEST_CASE(test_linux_boundaries), KTEST_CASE(test_linux_fault),
+	    KTEST_CASE(test_linux_fault_sequential));

@@ -1,38 +1,7 @@
 #!/usr/bin/env bash
-# A short run of the ext2 fuzzer (tests/host/fuzz_ext2.c) for make test:
-# FUZZ_TEST_SECONDS (default 20) of libFuzzer on the seed corpus plus what
-# earlier `make fuzz` runs found (build/fuzz/corpus, read, not written).
-# A crash, sanitizer report, leak or timeout fails, leaving the input in
-# build/fuzz/crashes/ with the command that reproduces it.
+# A short run of the ext2 fuzzer (tests/host/fuzz_ext2.c) for make test, on
+# the seed corpus (tools/mkimage: build/img/fuzz) and what earlier `make fuzz`
+# runs found (tests/host/fuzz-lib.sh).
 cd "$(dirname "$0")/../.." || exit 1
-secs=${FUZZ_TEST_SECONDS:-20}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-echo "1..2"
-if make -s build/host/fuzz_ext2 ext2-images >"$tmp/build.log" 2>&1; then
-	echo "ok 1 - fuzz_ext2 builds (clang -fsanitize=fuzzer,address,undefined)"
-else
-	echo "not ok 1 - fuzz_ext2 builds (clang -fsanitize=fuzzer,address,undefined)"
-	sed 's/^/# /' "$tmp/build.log" | tail -20
-	echo "not ok 2 - fuzz_ext2 runs ${secs} s without a finding # no fuzzer"
-	exit 1
-fi
-mkdir -p "$tmp/corpus" "$tmp/crashes" build/fuzz/crashes
-[ -d build/fuzz/corpus ] && cp build/fuzz/corpus/* "$tmp/corpus/" 2>/dev/null
-build/host/fuzz_ext2 -max_total_time="$secs" -max_len=262144 -timeout=10 -rss_limit_mb=2048 \
-	-print_final_stats=1 -artifact_prefix="$tmp/crashes/" "$tmp/corpus" build/img/fuzz \
-	>"$tmp/fuzz.log" 2>&1
-status=$?
-execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/fuzz.log")
-if [ "$status" = 0 ] && [ -n "$execs" ] && [ -z "$(ls -A "$tmp/crashes")" ]; then
-	echo "ok 2 - fuzz_ext2 ran ${secs} s: $execs executions without a finding"
-else
-	echo "not ok 2 - fuzz_ext2 runs ${secs} s without a finding (status $status)"
-	grep -E '^(==|SUMMARY|.*ERROR)' "$tmp/fuzz.log" | head -20 | sed 's/^/# /'
-	for f in "$tmp"/crashes/*; do
-		[ -e "$f" ] || continue
-		cp "$f" build/fuzz/crashes/
-		echo "# reproduce: build/host/fuzz_ext2 build/fuzz/crashes/$(basename "$f")"
-	done
-	exit 1
-fi
+. tests/host/fuzz-lib.sh
+fuzz_test fuzz_ext2 262144 ext2-images build/img/fuzz

@@ -11,6 +11,7 @@
  * mm's real objects out of libhost.a into this program; the same suites
  * also run on the real mm (build/host/test_readahead_mm and the kernel).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,31 @@ struct page *find_get_page(struct address_space *mapping, pgoff_t index)
 	if (p)
 		get_page(p);
 	return p;
+}
+
+/* radix_tree_next_hole()/prev_hole(), as mm/filemap-cache.c has them; each slot is a lookup. */
+pgoff_t page_cache_next_miss(struct address_space *mapping, pgoff_t index, unsigned long max_scan)
+{
+	for (unsigned long i = 0; i < max_scan; i++) {
+		fake_mm_lookups++;
+		if (!lookup(mapping, index))
+			break;
+		if (++index == 0)
+			break;
+	}
+	return index;
+}
+
+pgoff_t page_cache_prev_miss(struct address_space *mapping, pgoff_t index, unsigned long max_scan)
+{
+	for (unsigned long i = 0; i < max_scan; i++) {
+		fake_mm_lookups++;
+		if (!lookup(mapping, index))
+			break;
+		if (index-- == 0)
+			return ULONG_MAX;
+	}
+	return index;
 }
 
 int add_to_page_cache(struct page *page, struct address_space *mapping, pgoff_t index)
