@@ -104,6 +104,11 @@ bool wait_on_page_locked_timeout(struct page *page, uint64_t timeout_ns);
  */
 void lru_cache_add(struct page *page);
 void mark_page_accessed(struct page *page);
+/*
+ * An inactive page goes back to the head of the inactive list, the last to
+ * be reclaimed (retain_inactive_pages() of thrashing-safe readahead).
+ */
+void lru_retain_inactive(struct page *page);
 /* Reclaim up to @nr clean, unlocked, unreferenced inactive pages; returns how many. */
 unsigned long shrink_page_cache(unsigned long nr);
 /*

@@ -91,6 +91,15 @@ void mark_page_accessed(struct page *page)
 	local_irq_restore(flags);
 }
 
+void lru_retain_inactive(struct page *page)
+{
+	unsigned long flags = local_irq_save();
+
+	if (PageLRU(page) && !PageActive(page))
+		list_move(&page->lru, &inactive_list);
+	local_irq_restore(flags);
+}
+
 /* Move up to @nr_to_scan pages from the tail of the active list towards the inactive list. */
 static void refill_inactive(unsigned long nr_to_scan)
 {

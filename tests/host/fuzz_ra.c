@@ -14,7 +14,7 @@
  *  - every window (trace event) and what one call submits is at most the
  *    maximum: ra_pages (doubled by FADV_SEQUENTIAL; the largest this file
  *    had, as mainline keeps a window's size when the maximum shrinks), or
- *    io_pages for a larger request (linux); 2.6.31's piggy-back (context) can merge a
+ *    io_pages for a larger request (linux); 2.6.31's piggy-back (context, thrash-safe) can merge a
  *    second window of at most the maximum into the first, and 2.6.20 can
  *    submit its current and ahead windows in one call: twice the maximum
  *    there;
@@ -54,7 +54,7 @@ static unsigned long window_limit(void)
 	if (!strcmp(algo->name, "linux"))
 		limit = max(limit, h.bdi.io_pages);
 	/* 2.6.31's piggy-back merges the next window, up to the maximum, into this one */
-	if (!strcmp(algo->name, "context"))
+	if (!strcmp(algo->name, "context") || !strcmp(algo->name, "thrash-safe"))
 		limit *= 2;
 	return limit;
 }

@@ -238,6 +238,12 @@ void lru_cache_add(struct page *page)
 	nr_lru++;
 }
 
+void lru_retain_inactive(struct page *page)
+{
+	if (PageLRU(page))
+		list_move(&page->lru, &lru_list);
+}
+
 int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index)
 {
 	int err = add_to_page_cache(page, mapping, index);
