@@ -87,6 +87,39 @@ static void test_io_timeout(struct ktest *t)
 	rah_close(&h);
 }
 
+/*
+ * zfetch past zfetch_min_distance (4 MiB = 1024 pages; max 8 MiB here): the
+ * distance grows by an eighth only at a hit where the reader found
+ * prefetched pages still under I/O (zs_more). With I/O that completes at
+ * once it stays at 1024 pages; with I/O completed only when a reader waits
+ * (64-page reads that miss nothing never wait), it grows.
+ */
+static unsigned long zfetch_distance_after(bool defer)
+{
+	const struct ra_trace_event *last = NULL;
+
+	if (rah_open(&h, "/zf-more", 8192 * PAGE_SIZE, ra_algo_find("zfetch"), 2048))
+		return 0;
+	h.defer = defer;
+	host_wait_hook = complete_deferred;
+	for (pgoff_t i = 0; i < 64 * 64; i += 64)
+		if (rah_read(&h, i, 64) != 64 * PAGE_SIZE)
+			return 0;
+	for (unsigned int i = 0; i < ra_trace_count(); i++)
+		if (ra_trace_get(i)->rcase == RA_CASE_STREAM_HIT && ra_trace_get(i)->ra_size)
+			last = ra_trace_get(i);
+	host_wait_hook = NULL;
+	rah_close(&h);
+	/* the front of the prefetch less the stream's next block */
+	return last ? last->ra_index + last->ra_size - (last->offset + last->req_size) : 0;
+}
+
+static void test_zfetch_more(struct ktest *t)
+{
+	KT_EXPECT_EQ(t, zfetch_distance_after(false), 1024);
+	KT_EXPECT_TRUE(t, zfetch_distance_after(true) > 1024);
+}
+
 KTEST_SUITE(ra_host, rah_suite_ready,
 	    KTEST_CASE(test_lookups_cache_hot), KTEST_CASE(test_deferred_io),
-	    KTEST_CASE(test_io_timeout));
+	    KTEST_CASE(test_io_timeout), KTEST_CASE(test_zfetch_more));
