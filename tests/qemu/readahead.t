@@ -7,13 +7,13 @@
 # nearly 128 KiB and one asynchronous readahead per window.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 33
+tap_plan 34
 
 img=build/img/ext2-4k.img
 manifest=build/img/manifest-full.txt
 tools/mkimage >/dev/null 2>&1
 if [ ! -f "$img" ] || [ ! -f "$manifest" ]; then
-	for i in $(seq 33); do tap_ok "# SKIP no test image (tools/mkimage failed)"; done
+	for i in $(seq 34); do tap_ok "# SKIP no test image (tools/mkimage failed)"; done
 	exit 0
 fi
 crc_of() { grep "^$1 " "$manifest" | cut -d' ' -f3; }
@@ -54,7 +54,7 @@ cats="$cats;cat /big.bin ra=legacy ra_kb=128;drop_caches"
 qemu --timeout 600 --disk "$img" -- "run=$cats"
 out1=$QOUT st1=$QSTATUS
 if grep -q "unknown command 'cat'" "$out1"; then
-	for i in $(seq 33); do tap_ok "# SKIP the cat command is not in this kernel yet"; done
+	for i in $(seq 34); do tap_ok "# SKIP the cat command is not in this kernel yet"; done
 	exit 0
 fi
 tap_is "$st1" 0 "cat with each algorithm: exit 0"
@@ -143,3 +143,16 @@ tap_cmp "$(rf "$QOUT" ratrace 1 overwritten) == 0 and $(rf "$QOUT" ratrace 1 hel
 qemu --timeout 60 --disk "$img" -- ratrace_events=10 "run=ratrace"
 tap_grep '^error: readahead: ratrace_events=10: 4096 to 262144' "$QOUT" \
 	"ratrace_events=10: one error naming the key and the range"
+
+# diskstats reset=1 zeroes everything it prints: the disk's, the elevator's and the model's
+qemu --timeout 60 --disk "$img" -- "run=cat /medium.bin;diskstats reset=1;diskstats"
+python3 - "$QOUT" <<'PY' && tap_ok "diskstats reset=1: the disk's, the elevator's and the model's counters all zero" || tap_not_ok "diskstats reset=1 zeroes every counter it prints"
+import json, sys
+ds = [json.loads(l[7:]) for l in open(sys.argv[1], errors="replace")
+      if l.startswith("RESULT ") and '"cmd":"diskstats"' in l]
+before, after = ds[0]["disks"][0], ds[1]["disks"][0]
+keys = ["reads", "sectors_read", "elv_dispatched", "elv_sorted", "elv_expired", "congested"]
+ok = before["reads"] > 0 and before["elv_dispatched"] > 0 and all(after[k] == 0 for k in keys)
+ok = ok and after["model"]["commands"] == 0 and sum(after["size_hist"]) == 0
+sys.exit(0 if ok else 1)
+PY
