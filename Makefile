@@ -22,7 +22,9 @@ BUILD := build
 NEWLIB_PREFIX := $(BUILD)/newlib/install/x86_64-elf
 NEWLIB_STAMP := $(BUILD)/newlib/.installed
 
-WARN := -Wall -Wextra -Werror
+# As Linux's Makefile.extrawarn: a positional initializer may leave trailing fields
+# (struct kv_spec's choices_fn) at zero.
+WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
 KCFLAGS := -std=gnu11 -O2 -g $(WARN) -ffreestanding -fno-builtin-malloc -mno-red-zone \
 	-fno-pic -fno-pie -fno-stack-protector -mcmodel=small -fno-omit-frame-pointer \
 	-mno-omit-leaf-frame-pointer -I. -isystem $(NEWLIB_PREFIX)/include

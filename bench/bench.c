@@ -22,6 +22,7 @@
 #include "drivers/diskmodel.h"
 #include "kernel/crc32.h"
 #include "kernel/io.h"
+#include "kernel/cmd.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
 #include "mm/mm.h"
@@ -69,7 +70,7 @@ const char *bench_s(struct bench *b, const char *key)
 
 /* The common keys every workload takes, after its own. */
 static const struct kv_spec common_specs[] = {
-	{"ra", KV_STRING, NULL, "readahead algorithm (default: the boot's ra=; `ralist`)"},
+	{"ra", KV_ENUM, NULL, "readahead algorithm (default: the boot's ra=; `ralist`)", ra_algo_names},
 	{"ra_kb", KV_UINT, NULL, "maximum readahead window, KiB (default: the disk's)"},
 	{"ra_async", KV_BOOL, NULL, "0: on-demand without its look-ahead mark (no pipelining)"},
 	{"verify", KV_BOOL, NULL, "0: do not check the data read (default 1)"},
@@ -90,6 +91,13 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		specs[i] = (struct kv_spec){b->w->params[i].key, b->w->params[i].type,
 					    b->w->params[i].choices, b->w->params[i].help};
 	memcpy(&specs[n], common_specs, sizeof(common_specs));
+	if (argc == 1 && (!strcmp(argv[0], "help") || !strcmp(argv[0], "--help"))) {
+		char usage[48];
+
+		snprintf(usage, sizeof(usage), "bench %s [key=value...]", b->w->name);
+		kcmd_print_help(usage, b->w->help, specs, (int)(n + NR_COMMON));
+		return -EINVAL;
+	}
 	if (kv_parse(argv, argc, specs, (int)(n + NR_COMMON), vals, NULL, err, sizeof(err))) {
 		pr_err("bench %s: %s\n", b->w->name, err);
 		return -EINVAL;

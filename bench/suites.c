@@ -423,6 +423,14 @@ static int cmd_bench(int argc, char **argv)
 		list_workloads();
 		return 0;
 	}
+	if (kcmd_wants_help(argc, argv)) {
+		const struct kcmd *c = kcmd_find("bench");
+
+		printf("usage: %s\n  %s\n", c->usage, c->help);
+		list_workloads();
+		kcmd_help_done();
+		return 0;
+	}
 	if (!strncmp(argv[1], "suite=", 6)) {
 		const char *ra = NULL;
 

@@ -44,7 +44,8 @@ static int cmd_halt(int argc, char **argv)
 {
 	struct result r;
 
-	(void)argc, (void)argv;
+	if (kcmd_args(argc, argv, NULL, 0, NULL, NULL))
+		return -EINVAL;
 	halt_requested = true;
 	result_begin(&r, "halt");
 	result_end(&r);

@@ -95,7 +95,8 @@ static int cmd_params(int argc, char **argv)
 {
 	char what[160];
 
-	(void)argc, (void)argv;
+	if (kcmd_args(argc, argv, NULL, 0, NULL, NULL))
+		return -EINVAL;
 	for (const struct kv_spec *s = __start_kparams; s < __stop_kparams; s++) {
 		kv_describe(s, what, sizeof(what));
 		printf("  %-12s %s (%s)\n", s->key, s->help, what);

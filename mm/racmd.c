@@ -28,7 +28,7 @@
 #include "mm/filemap.h"
 #include "mm/mm.h"
 
-KPARAM(ra, KV_STRING, NULL, "readahead algorithm (default ondemand; see `ralist`)");
+KPARAM_ENUM_FN(ra, ra_algo_names, "readahead algorithm (default ondemand; `ralist` says what each is)");
 KPARAM(ra_kb, KV_UINT, NULL, "default maximum readahead window in KiB (default 128)");
 KPARAM(ratrace_events, KV_UINT, NULL, "readahead trace ring size in events (default 4096)");
 

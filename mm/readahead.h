@@ -285,6 +285,8 @@ extern unsigned long ra_default_pages;
 const struct ra_algorithm *ra_algo_at(unsigned int i);
 /* The algorithm ra=@name names, or NULL. */
 const struct ra_algorithm *ra_algo_find(const char *name);
+/* The names, NULL-terminated, sorted: KV_ENUM choices for ra= (kv_spec.choices_fn). */
+const char *const *ra_algo_names(void);
 /* "context|legacy|..." into @buf: what ra= accepts, for help and error lines. */
 const char *ra_algo_list(char *buf, size_t len);
 
@@ -497,7 +499,7 @@ unsigned long ra_stats_calls(const struct ra_stats *st);
 
 /* Per-file arguments for commands: ra=NAME (ra_algo_list()) ra_kb=N. */
 #define RA_KV_SPECS                                                              \
-	{ "ra", KV_STRING, NULL, "readahead algorithm for this file" },          \
+	{ "ra", KV_ENUM, NULL, "readahead algorithm for this file", ra_algo_names }, \
 	{ "ra_kb", KV_UINT, NULL, "maximum readahead window for this file, KiB" }
 struct kv_value;
 struct result;
