@@ -485,6 +485,7 @@ int bench_phase_end(struct bench *b)
 	}
 	model_snapshot(b->bdev, m1);
 	b->secs = secs;
+	b->disk_reads = reads;
 	b->mbps = (double)b->bytes / 1e6 / secs;
 	b->stall_frac = (double)ra.stall_ns / (double)ns;
 	printf("bench: %s %s: %llu KiB in %.3f s: %.0f KB/s (%.2f MB/s), %llu calls, p50 %llu us "

@@ -103,6 +103,7 @@ struct bench {
 	size_t extra_len;
 	/* what the phase measured, for suites */
 	double secs, mbps, stall_frac;
+	uint64_t disk_reads; /* 0: the phase never touched the disk (served from the cache) */
 	int errors;
 };
 
