@@ -389,6 +389,24 @@ static void model_snapshot(struct block_device *bdev, uint64_t *m)
 	m[7] = st->busy_ns;
 }
 
+/*
+ * The settings a phase runs with, as they take effect (the disk's window when
+ * ra_kb= was not given), so that a row of a suite can be run again by hand.
+ */
+static void print_settings(const struct bench *b, const struct file *f)
+{
+	unsigned long pages = f ? f->f_ra.ra_pages : b->ra_pages_given ? b->ra_pages
+			      : b->bdev		    ? b->bdev->bdi.ra_pages
+						    : ra_default_pages;
+
+	printf("bench: %s %s: ra=%s ra_kb=%lu%s%s%s verify=%d%s%s%s%s\n", b->w->name, b->test,
+	       b->ra->name, pages * PAGE_SIZE / 1024, b->ra_async ? "" : " ra_async=0",
+	       b->advice != FADV_NORMAL ? " advice=" : "",
+	       b->advice != FADV_NORMAL ? ra_fadvise_names[b->advice] : "", b->verify,
+	       f && f->f_path ? " file=" : "", f && f->f_path ? f->f_path : "",
+	       b->suite ? " suite=" : "", b->suite ? b->suite : "");
+}
+
 void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64_t expect)
 {
 	snprintf(b->test, sizeof(b->test), "%s", test);
@@ -419,6 +437,7 @@ void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64
 	b->next_progress = expect / 10;
 	b->extra_len = 0;
 	b->extra[0] = 0;
+	print_settings(b, f);
 	b->t0 = ktime_ns();
 }
 
@@ -489,14 +508,15 @@ int bench_phase_end(struct bench *b)
 	b->mbps = (double)b->bytes / 1e6 / secs;
 	b->stall_frac = (double)ra.stall_ns / (double)ns;
 	printf("bench: %s %s: %llu KiB in %.3f s: %.0f KB/s (%.2f MB/s), %llu calls, p50 %llu us "
-	       "p99 %llu us; disk %llu reads, avg %.1f KiB; ra %lu calls, %lu pages (%lu used, "
-	       "%lu thrashed); stall %.3f s; %s\n",
+	       "p99 %llu us; disk %llu reads, avg %.1f KiB, %llu buffer hits; ra %s %lu calls, "
+	       "%lu windows, %lu pages (%lu used, %lu thrashed); stall %.3f s; %s\n",
 	       b->w->name, b->test, (unsigned long long)(b->bytes >> 10), secs,
 	       (double)b->bytes / 1024 / secs, b->mbps, (unsigned long long)b->lat.count,
 	       (unsigned long long)(lat_percentile(&b->lat, 50) / 1000),
 	       (unsigned long long)(lat_percentile(&b->lat, 99) / 1000), (unsigned long long)reads,
-	       reads ? (double)sectors / 2.0 / (double)reads : 0.0, ra_stats_calls(&ra), ra.pages,
-	       ra.hit_pages, ra.thrashed_pages, (double)ra.stall_ns / 1e9,
+	       reads ? (double)sectors / 2.0 / (double)reads : 0.0,
+	       (unsigned long long)(m1[4] - b->model0[4]), b->ra->name, ra_stats_calls(&ra),
+	       ra.windows, ra.pages, ra.hit_pages, ra.thrashed_pages, (double)ra.stall_ns / 1e9,
 	       verified	      ? "verified"
 	       : !b->verify   ? "not checked (verify=0)"
 	       : b->bad_bytes ? "WRONG DATA"

@@ -922,6 +922,11 @@ void result_timing(struct result *r, const struct block_device *bdev)
 		result_str(r, "disk_kind", blk_disk_kind(bdev));
 }
 
+uint64_t blk_model_buffer_hits(const struct block_device *bdev)
+{
+	return bdev && bdev->dmodel ? dm_stats(bdev->dmodel)->buffer_hits : 0;
+}
+
 void blk_reset_stats(struct block_device *bdev)
 {
 	unsigned int in_flight[2] = {bdev->stats.in_flight[0], bdev->stats.in_flight[1]};

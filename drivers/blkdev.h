@@ -277,6 +277,8 @@ void blk_run_queue(struct block_device *bdev);
 /* Forget every disk (host tests only: the structures stay the caller's). */
 void blk_reset_disks(void);
 #endif
+/* Commands the disk model served from its buffer so far (0 without a model). */
+uint64_t blk_model_buffer_hits(const struct block_device *bdev);
 /* Zero every counter diskstats prints for @bdev: the disk's, its elevator's, its model's (not in-flight counts). */
 void blk_reset_stats(struct block_device *bdev);
 

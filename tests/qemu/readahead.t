@@ -7,13 +7,13 @@
 # nearly 128 KiB and one asynchronous readahead per window.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 34
+tap_plan 35
 
 img=build/img/ext2-4k.img
 manifest=build/img/manifest-full.txt
 tools/mkimage >/dev/null 2>&1
 if [ ! -f "$img" ] || [ ! -f "$manifest" ]; then
-	for i in $(seq 34); do tap_ok "# SKIP no test image (tools/mkimage failed)"; done
+	for i in $(seq 35); do tap_ok "# SKIP no test image (tools/mkimage failed)"; done
 	exit 0
 fi
 crc_of() { grep "^$1 " "$manifest" | cut -d' ' -f3; }
@@ -54,10 +54,12 @@ cats="$cats;cat /big.bin ra=legacy ra_kb=128;drop_caches"
 qemu --timeout 600 --disk "$img" -- "run=$cats"
 out1=$QOUT st1=$QSTATUS
 if grep -q "unknown command 'cat'" "$out1"; then
-	for i in $(seq 34); do tap_ok "# SKIP the cat command is not in this kernel yet"; done
+	for i in $(seq 35); do tap_ok "# SKIP the cat command is not in this kernel yet"; done
 	exit 0
 fi
 tap_is "$st1" 0 "cat with each algorithm: exit 0"
+tap_grep '^cat: /big.bin: .* buffer hits; readahead legacy: [0-9]+ calls, [0-9]+ windows$' "$out1" \
+	"cat's line has the buffer hits, readahead calls and windows"
 for n in 1 2 3; do
 	ra=$(rf "$out1" cat $n ra)
 	tap_is "$(rf "$out1" cat $n crc32)" "$big_crc" "cat ra=${ra:-?}: crc32 matches the host's"
