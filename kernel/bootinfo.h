@@ -20,6 +20,7 @@ struct boot_region {
 struct bootinfo {
 	int protocol;			/* 1 or 2 */
 	char cmdline[1024];
+	size_t cmdline_len;		/* as the loader gave it: more than fits is an error */
 	char loader[64];
 	struct boot_region regions[BOOT_MAX_REGIONS];
 	int nr_regions;

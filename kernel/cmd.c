@@ -12,8 +12,6 @@
 #include "kernel/time.h"
 #include "kernel/sched.h"
 
-#define MAX_ARGS 32
-
 extern const struct kcmd __start_kcmds[], __stop_kcmds[];
 
 const struct kcmd *kcmd_find(const char *name)
@@ -38,10 +36,10 @@ int kcmd_args(int argc, char **argv, const struct kv_spec *specs, int n,
 
 int kcmd_run(char *line)
 {
-	char *argv[MAX_ARGS];
+	char *argv[KCMD_MAX_ARGS];
 	const char *err = "";
 	const struct kcmd *c;
-	int argc = kv_split(line, argv, MAX_ARGS, &err);
+	int argc = kv_split(line, argv, KCMD_MAX_ARGS, &err);
 
 	if (argc < 0) {
 		pr_err("shell: %s\n", err);

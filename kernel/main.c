@@ -13,6 +13,7 @@
 
 #include "kernel/bootinfo.h"
 #include "kernel/cmd.h"
+#include "kernel/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
@@ -129,20 +130,12 @@ static void run_initcalls(void)
 /* Run each ';'-separated command; returns how many failed. */
 static int run_commands(const char *list)
 {
-	static char buf[1024];
+	static char buf[CMDLINE_MAX];
 	char *p = buf, *cmd;
 	int failed = 0;
 
 	snprintf(buf, sizeof(buf), "%s", list);
-	while (p && !halt_requested) {
-		cmd = p;
-		p = strchr(p, ';');
-		if (p)
-			*p++ = 0;
-		while (*cmd == ' ')
-			cmd++;
-		if (!*cmd)
-			continue;
+	while (!halt_requested && (cmd = cmdline_next_command(&p))) {
 		printf("lookahead$ %s\n", cmd);
 		int err = kcmd_run(cmd);
 		if (err) {
@@ -165,7 +158,7 @@ void kmain(uint32_t magic, uint32_t info)
 	cpu_init();
 	if (bootinfo_parse(magic, info))
 		kernel_exit(EXIT_FAILURE_STATUS);
-	if (param_init(bootinfo.cmdline))
+	if (param_init(bootinfo.cmdline, bootinfo.cmdline_len))
 		kernel_exit(EXIT_FAILURE_STATUS);
 	switch (param_get_enum("console")) {
 	case 0:

@@ -46,14 +46,16 @@ struct mb2_tag {
 
 struct bootinfo bootinfo;
 
-static void copy_str(char *dst, size_t dstlen, const char *src, size_t maxlen)
+/* Copy what fits of the string at @src; returns its whole length (up to @maxlen). */
+static size_t copy_str(char *dst, size_t dstlen, const char *src, size_t maxlen)
 {
-	size_t n = strnlen(src, maxlen);
+	size_t len = strnlen(src, maxlen), n = len;
 
 	if (n >= dstlen)
 		n = dstlen - 1;
 	memcpy(dst, src, n);
 	dst[n] = 0;
+	return len;
 }
 
 static void add_region(uint64_t base, uint64_t len, uint32_t type)
@@ -72,8 +74,8 @@ static int parse_mb1(const struct mb1_info *mbi)
 {
 	bootinfo.protocol = 1;
 	if (mbi->flags & MB1_INFO_CMDLINE)
-		copy_str(bootinfo.cmdline, sizeof(bootinfo.cmdline),
-			 (const char *)(uintptr_t)mbi->cmdline, 4096);
+		bootinfo.cmdline_len = copy_str(bootinfo.cmdline, sizeof(bootinfo.cmdline),
+						(const char *)(uintptr_t)mbi->cmdline, 4096);
 	if (mbi->flags & MB1_INFO_LOADER)
 		copy_str(bootinfo.loader, sizeof(bootinfo.loader),
 			 (const char *)(uintptr_t)mbi->boot_loader_name, 256);
@@ -120,7 +122,8 @@ static int parse_mb2(uintptr_t info)
 
 		switch (tag->type) {
 		case MB2_TAG_CMDLINE:
-			copy_str(bootinfo.cmdline, sizeof(bootinfo.cmdline), body, blen);
+			bootinfo.cmdline_len =
+				copy_str(bootinfo.cmdline, sizeof(bootinfo.cmdline), body, blen);
 			break;
 		case MB2_TAG_LOADER:
 			copy_str(bootinfo.loader, sizeof(bootinfo.loader), body, blen);
