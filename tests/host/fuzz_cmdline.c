@@ -55,10 +55,12 @@ static void check_values(const struct kv_spec *specs, int n, const struct kv_val
 		check(!strchr(v[i].raw, '"'), "a double quote left in a value");
 		switch (specs[i].type) {
 		case KV_UINT:
-			check(!kv_parse_uint(v[i].raw, &u) && u == v[i].u, "uint does not parse back");
+			check(!kv_parse_uint(v[i].raw, &u) && u == v[i].u,
+			      "uint does not parse back");
 			break;
 		case KV_SIZE:
-			check(!kv_parse_size(v[i].raw, &u) && u == v[i].u, "size does not parse back");
+			check(!kv_parse_size(v[i].raw, &u) && u == v[i].u,
+			      "size does not parse back");
 			break;
 		case KV_BOOL:
 			check(!kv_parse_bool(v[i].raw, &u) && u == v[i].u && u <= 1,
