@@ -28,7 +28,7 @@ KCFLAGS := -std=gnu11 -O2 -g $(WARN) -ffreestanding -fno-builtin-malloc -mno-red
 	-fno-pic -fno-pie -fno-stack-protector -mcmodel=small -fno-omit-frame-pointer \
 	-mno-omit-leaf-frame-pointer -I. -isystem $(NEWLIB_PREFIX)/include
 KASFLAGS := -I. -g
-KLDFLAGS := -nostdlib -static -no-pie -Wl,-T,linker.ld -Wl,--build-id=none \
+KLDFLAGS := -nostdlib -static -no-pie -Wl,-T,linker.ld -Wl,--build-id=none -Wl,--no-warn-rwx-segments \
 	-Wl,-z,max-page-size=0x1000 -Wl,-z,noexecstack
 
 HOST_CFLAGS := -std=gnu11 -O1 -g $(WARN) -DHOST_BUILD -I. -fno-omit-frame-pointer
@@ -157,3 +157,14 @@ bench: all $(BUILD)/host/patgen $(DEPS_STAMP)
 	@tools/bench seeds
 
 .PHONY: bench-image bench
+
+# --- test loaders -------------------------------------------------------------------------
+
+# mbshim: a Multiboot1 loader handing lookahead a crafted, overlapping memory map
+# (tests/qemu/e820.t, tools/run-qemu --mbshim). 32-bit code: gcc -m32, no libraries.
+$(BUILD)/mbshim.elf: tests/qemu/mbshim.c tests/qemu/mbshim.ld
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	@$(CC) -m32 -std=gnu11 -O2 $(WARN) -ffreestanding -fno-pic -fno-pie -fno-stack-protector \
+		-nostdlib -static -no-pie -Wl,-T,tests/qemu/mbshim.ld -Wl,--build-id=none -Wl,--no-warn-rwx-segments \
+		-o $@ tests/qemu/mbshim.c
