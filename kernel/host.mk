@@ -1,7 +1,8 @@
 # Hardware-independent parts of kernel/ that also build on the host.
-HOST_SRCS += kernel/ktest.c kernel/kv.c kernel/cmdline.c kernel/e820.c kernel/result.c
+HOST_SRCS += kernel/ktest.c kernel/kv.c kernel/cmdline.c kernel/e820.c kernel/acpi.c kernel/result.c
 HOST_TESTS += kernel
-kernel_SRCS := tests/common/test_kv.c tests/common/test_result.c tests/common/test_e820.c
+kernel_SRCS := tests/common/test_kv.c tests/common/test_result.c tests/common/test_e820.c \
+	tests/host/test_acpi.c
 
 # The command-line fuzzer: the kernel's tokenizer, key=value parser and run=
 # splitting (kernel/kv.c, kernel/cmdline.c) against the kernel's own tables of
