@@ -10,7 +10,7 @@
 # says when it lowers qd= to count=.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 13
+tap_plan 16
 
 if ! tools/mkbench smoke >"$TAP_TMP/mkbench.log" 2>&1; then
 	sed 's/^/# /' "$TAP_TMP/mkbench.log"
@@ -35,8 +35,11 @@ tap_grep "^lookahead: command 'bench' failed \(-12\)$" "$QOUT" "mem=16M, 1024 re
 
 WORKLOADS=(
 	"bench iozone s=1m r=64k"
+	"bench iozone s=1m r=64k i=random"
 	"bench aiostress s=1m"
 	"bench overhead s=64k"
+	"bench overhead t=seq1-hot"
+	"bench overhead t=tree-hot"
 	"bench pipeline s=256k"
 	"bench thrash streams=3 interval=1 tail=0"
 	"bench sysbench threads=3 requests=12"
