@@ -126,6 +126,8 @@ out:
 	return *why ? 0 : t1 - t0;
 }
 
+extern char _kernel_start[], _kernel_end[];
+
 static const void *acpi_phys(uint64_t phys, size_t len, void *ctx)
 {
 	static uint16_t bda_word;
@@ -136,8 +138,12 @@ static const void *acpi_phys(uint64_t phys, size_t len, void *ctx)
 		bda_word = bios_data_read16(0x40e);
 		return &bda_word;
 	}
-	/* boot/boot.S maps the first 4 GiB, all but page 0 */
-	if (phys < 4096 || phys + len < phys || phys + len > (4ULL << 30))
+	/*
+	 * boot/boot.S maps the first 4 GiB, all but page 0 and the boot stack's
+	 * guard page inside the kernel image, where no firmware table lies
+	 */
+	if (phys < 4096 || phys + len < phys || phys + len > (4ULL << 30) ||
+	    (phys < (uintptr_t)_kernel_end && phys + len > (uintptr_t)_kernel_start))
 		return NULL;
 	return (const void *)(uintptr_t)phys;
 }
