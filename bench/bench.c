@@ -12,6 +12,7 @@
  *	cmd workload test ra secs mbps kbps disk_reads avg_req_kb stall_secs
  *	clock disk verified
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,18 +150,88 @@ static int parse_args(struct bench *b, int argc, char **argv)
 
 /* --- files and reads -------------------------------------------------------------------- */
 
+int bench_no_memory(struct bench *b, size_t bytes, const char *fmt, ...)
+{
+	char what[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	pr_err("bench %s: no memory for %s (%zu bytes)\n", b->w->name, what, bytes);
+	return -ENOMEM;
+}
+
+static void *alloc_checked(struct bench *b, size_t n, size_t size, const char *what, gfp_t gfp)
+{
+	size_t bytes;
+	void *p = NULL;
+
+	if (!__builtin_mul_overflow(n, size, &bytes))
+		p = __kmalloc(bytes, gfp);
+	else
+		bytes = SIZE_MAX;
+	if (!p)
+		bench_no_memory(b, bytes, "%s", what);
+	return p;
+}
+
+void *bench_alloc(struct bench *b, size_t n, size_t size, const char *what)
+{
+	return alloc_checked(b, n, size, what, GFP_KERNEL);
+}
+
+void *bench_zalloc(struct bench *b, size_t n, size_t size, const char *what)
+{
+	return alloc_checked(b, n, size, what, GFP_KERNEL | __GFP_ZERO);
+}
+
+int bench_error(struct bench *b, const char *path, const char *doing, int err)
+{
+	if (err == -ENOMEM)
+		pr_err("bench %s: %s: no memory to %s it (a %zu-byte allocation failed)\n",
+		       b->w->name, path, doing, mm_last_failure());
+	else
+		pr_err("bench %s: %s: cannot %s it (%s)\n", b->w->name, path, doing,
+		       vfs_errname(err));
+	return err;
+}
+
+struct thread *bench_thread_create(struct bench *b, int (*fn)(void *), void *arg, const char *what)
+{
+	struct thread *t = thread_create(b->w->name, fn, arg);
+
+	if (!t)
+		pr_err("bench %s: no memory for %s's thread (a %lu-byte stack)\n", b->w->name, what,
+		       (unsigned long)THREAD_STACK_SIZE);
+	return t;
+}
+
+bool bench_thread_start(struct bench *b)
+{
+	wait_event(b->gate, b->gate_state != 0);
+	return b->gate_state > 0;
+}
+
+void bench_threads_cancel(struct bench *b)
+{
+	b->gate_state = -1;
+	wake_up_all(&b->gate);
+}
+
 struct file *bench_open(struct bench *b, const char *path)
 {
 	int err;
 	struct file *f = vfs_open(path, &err);
 
 	if (!f) {
-		pr_err("bench %s: %s: cannot open (%d)\n", b->w->name, path, err);
+		b->open_err = bench_error(b, path, "open", err);
 		return NULL;
 	}
 	if (vfs_mode_ftype(f->f_inode->i_mode) != VFS_FT_REG) {
 		pr_err("bench %s: %s: not a regular file\n", b->w->name, path);
 		vfs_close(f);
+		b->open_err = -EINVAL;
 		return NULL;
 	}
 	file_ra_set_algo(&f->f_ra, b->ra);
@@ -200,11 +271,7 @@ loff_t bench_size(struct file *f)
 
 void *bench_buffer(struct bench *b, size_t len)
 {
-	void *p = kmalloc(len);
-
-	if (!p)
-		pr_err("bench %s: no memory for a %zu-byte buffer\n", b->w->name, len);
-	return p;
+	return bench_alloc(b, 1, len, "a read buffer");
 }
 
 uint64_t bench_rand(uint64_t *state)
@@ -407,8 +474,17 @@ static void print_settings(const struct bench *b, const struct file *f)
 	       b->suite ? " suite=" : "", b->suite ? b->suite : "");
 }
 
+unsigned long bench_phase_calls;
+
 void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64_t expect)
 {
+	if (bench_phase_calls == ULONG_MAX)
+		bench_phase_calls = mm_fail_nth_calls();
+	b->phases++;
+	if (!b->gate_state) {
+		b->gate_state = 1;
+		wake_up_all(&b->gate);
+	}
 	snprintf(b->test, sizeof(b->test), "%s", test);
 	b->file = f;
 	b->ra_end_valid = !f;
@@ -596,8 +672,11 @@ int bench_run_argv(const struct bench_workload *w, int argc, char **argv, const 
 	struct bench *b = kzalloc(sizeof(*b));
 	int err;
 
-	if (!b)
+	if (!b) {
+		pr_err("bench %s: no memory for its state (%zu bytes)\n", w->name, sizeof(*b));
 		return -ENOMEM;
+	}
+	init_waitqueue_head(&b->gate);
 	b->w = w;
 	b->suite = suite;
 	err = parse_args(b, argc, argv);

@@ -13,8 +13,6 @@
 #include "kernel/time.h"
 #include "kernel/sched.h"
 
-#define MAX_ARGS 32
-
 extern const struct kcmd __start_kcmds[], __stop_kcmds[];
 
 const struct kcmd *kcmd_find(const char *name)
@@ -74,10 +72,10 @@ static int kcmd_call(const struct kcmd *c, int argc, char **argv);
 
 int kcmd_run(char *line)
 {
-	char *argv[MAX_ARGS];
+	char *argv[KCMD_MAX_ARGS];
 	const char *err = "";
 	const struct kcmd *c;
-	int argc = kv_split(line, argv, MAX_ARGS, &err);
+	int argc = kv_split(line, argv, KCMD_MAX_ARGS, &err);
 
 	if (argc < 0) {
 		pr_err("shell: %s\n", err);

@@ -17,6 +17,8 @@
 
 #include "kernel/kv.h"
 
+#define KCMD_MAX_ARGS 32 /* words of one command, its name included */
+
 struct kcmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);

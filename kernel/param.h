@@ -24,8 +24,11 @@
 		__attribute__((used, section("kparams"), aligned(8))) = {        \
 			#name, KV_ENUM, NULL, help, fn }
 
-/* Parse and validate the whole command line; prints the error and returns -EINVAL. */
-int param_init(const char *cmdline);
+/*
+ * Parse and validate the whole command line, @len bytes as the loader gave
+ * it (@cmdline may hold fewer); prints the error and returns -EINVAL.
+ */
+int param_init(const char *cmdline, size_t len);
 int param_get_u64(const char *key, uint64_t *out);
 int param_get_str(const char *key, const char **out);
 /* Enum value index, or -ENOENT if absent. */
