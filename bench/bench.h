@@ -205,6 +205,15 @@ uint64_t bench_rand(uint64_t *state);
 /* @a[0..n) = 0..n-1, shuffled (Fisher-Yates) from @seed, or in order when @seed is 0. */
 void bench_permutation(uint32_t *a, uint64_t n, uint64_t seed);
 
+/*
+ * bench thrash's pacing (bench/thrash.c): when read @n of a reader that began
+ * at @t0, and began its last read at @last, may start. On its schedule, n *
+ * bs / rate after t0, with @catchup (a late reader reads at once until it is
+ * back on it); else bs / rate after the last read began (never faster).
+ */
+uint64_t thrash_read_due(uint64_t t0, uint64_t n, uint64_t last, uint64_t bs, uint64_t rate,
+			 bool catchup);
+
 /* Suites (bench/suites.c): the column a run's phases go to, and recording one. */
 int bench_suite_column(void);
 void bench_suite_record(const struct bench *b, int col);

@@ -57,9 +57,12 @@ struct reader {
 };
 
 /* When read n is due on @r's schedule: n * bs / rate after its start. */
-static uint64_t schedule_due(const struct reader *r)
+uint64_t thrash_read_due(uint64_t t0, uint64_t n, uint64_t last, uint64_t bs, uint64_t rate,
+			 bool catchup)
 {
-	return r->t0 + r->n * r->bs * NSEC_PER_SEC / r->rate;
+	if (!catchup && n)
+		return last + bs * NSEC_PER_SEC / rate;
+	return t0 + n * bs * NSEC_PER_SEC / rate;
 }
 
 static int reader_fn(void *arg)
@@ -73,11 +76,10 @@ static int reader_fn(void *arg)
 		sleep_ns(r->start_ns - ktime_ns());
 	r->t0 = ktime_ns();
 	while (!*r->stop && r->f->f_pos < r->end) {
-		uint64_t due = schedule_due(r), now = ktime_ns();
+		uint64_t now = ktime_ns();
+		uint64_t due = thrash_read_due(r->t0, r->n, last, r->bs, r->rate, r->catchup);
 		ssize_t got;
 
-		if (!r->catchup && r->n)
-			due = last + r->bs * NSEC_PER_SEC / r->rate;
 		if (due > now)
 			sleep_ns(due - now);
 		if (*r->stop)
@@ -134,7 +136,7 @@ static void trace_sample(struct bench *b, struct trace_state *ts, unsigned int s
 {
 	struct reader *r = ts->r;
 	struct ra_stats now = r->f->f_ra.stats, d;
-	uint64_t t = ktime_ns(), due = schedule_due(r);
+	uint64_t t = ktime_ns(), due = thrash_read_due(r->t0, r->n, 0, r->bs, r->rate, true);
 	const struct ra_trace_watch *w = &ts->watch, *pw = &ts->prev_watch;
 	char cases[160];
 	size_t len = 0;
