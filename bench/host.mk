@@ -21,3 +21,9 @@ fuzz-iolog: $(BUILD)/host/fuzz_iolog
 		-artifact_prefix=$(BUILD)/fuzz/crashes/ $(BUILD)/fuzz/iolog-corpus tests/replay
 fuzz: fuzz-iolog
 .PHONY: fuzz-iolog
+
+# tools/mkbench --iolog sizes a log's files with the kernel's parser
+$(BUILD)/host/iologinfo: tools/iologinfo.c bench/iolog.c bench/iolog.h kernel/types.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	@$(HOSTCC) $(HOST_CFLAGS) -O2 -o $@ tools/iologinfo.c bench/iolog.c

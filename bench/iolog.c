@@ -11,9 +11,9 @@
 #include "bench/iolog.h"
 
 const char *const iolog_action_names[IOLOG_NR_ACTIONS] = {
-	[IOLOG_ADD] = "add",	   [IOLOG_OPEN] = "open",	  [IOLOG_CLOSE] = "close",
-	[IOLOG_READ] = "read",	   [IOLOG_WRITE] = "write",	  [IOLOG_SYNC] = "sync",
-	[IOLOG_DATASYNC] = "datasync", [IOLOG_TRIM] = "trim", [IOLOG_WAIT] = "wait",
+	[IOLOG_ADD] = "add",	       [IOLOG_OPEN] = "open",	[IOLOG_CLOSE] = "close",
+	[IOLOG_READ] = "read",	       [IOLOG_WRITE] = "write", [IOLOG_SYNC] = "sync",
+	[IOLOG_DATASYNC] = "datasync", [IOLOG_TRIM] = "trim",	[IOLOG_WAIT] = "wait",
 	[IOLOG_UNKNOWN] = "unknown",
 };
 
@@ -42,8 +42,8 @@ unsigned int iolog_hash_slots(unsigned int max_files)
 	return n;
 }
 
-void iolog_init(struct iolog *log, struct iolog_file *files, unsigned int max_files,
-		uint32_t *hash, unsigned int hash_slots)
+void iolog_init(struct iolog *log, struct iolog_file *files, unsigned int max_files, uint32_t *hash,
+		unsigned int hash_slots)
 {
 	memset(log, 0, sizeof(*log));
 	log->files = files;
@@ -243,8 +243,9 @@ static int action_line(struct iolog *log, struct token *tok, int n, iolog_op_fn 
 	uint64_t ts = 0;
 
 	if (n != base + 2 && !io_form)
-		return fail(log, "%d fields; version %d takes %sFILE ACTION or %sFILE ACTION "
-				 "OFFSET LENGTH",
+		return fail(log,
+			    "%d fields; version %d takes %sFILE ACTION or %sFILE ACTION "
+			    "OFFSET LENGTH",
 			    n, log->version, base ? "TIME " : "", base ? "TIME " : "");
 	if (base) {
 		err = number(log, &tok[0], "timestamp", UINT64_MAX, &ts);

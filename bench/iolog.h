@@ -34,8 +34,8 @@
 
 #include "kernel/types.h"
 
-#define IOLOG_NAME_MAX	256	/* fio's %256s */
-#define IOLOG_LINE_MAX	4096	/* fio reads each line with fgets() into 4096 bytes */
+#define IOLOG_NAME_MAX	256  /* fio's %256s */
+#define IOLOG_LINE_MAX	4096 /* fio reads each line with fgets() into 4096 bytes */
 #define IOLOG_MAX_FILES 32768
 
 enum iolog_action {
@@ -69,10 +69,10 @@ struct iolog_file {
 struct iolog_op {
 	enum iolog_action action;
 	unsigned int line;
-	int file;		/* index in log->files; -1 for wait and unknown actions */
+	int file;		 /* index in log->files; -1 for wait and unknown actions */
 	uint64_t offset, length; /* wait: offset is the microseconds to wait */
-	uint64_t ts_us;		/* version 3: the line's timestamp; 0 in version 2 */
-	uint64_t gap_us;	/* version 3: since the previous action line's timestamp */
+	uint64_t ts_us;		 /* version 3: the line's timestamp; 0 in version 2 */
+	uint64_t gap_us;	 /* version 3: since the previous action line's timestamp */
 };
 
 struct iolog;
@@ -100,8 +100,8 @@ unsigned int iolog_max_files(size_t len);
 /* Slots of the name hash for @max_files files: a power of two, at least twice as many. */
 unsigned int iolog_hash_slots(unsigned int max_files);
 /* @files holds @max_files entries, @hash @hash_slots (iolog_hash_slots()) words. */
-void iolog_init(struct iolog *log, struct iolog_file *files, unsigned int max_files,
-		uint32_t *hash, unsigned int hash_slots);
+void iolog_init(struct iolog *log, struct iolog_file *files, unsigned int max_files, uint32_t *hash,
+		unsigned int hash_slots);
 /*
  * Parse @len bytes of @text, calling @fn (may be NULL) for each action
  * line. 0, or -EINVAL with log->err naming the line and the fault, or

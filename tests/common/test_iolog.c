@@ -217,7 +217,8 @@ static const char *const bad_logs[][2] = {
 	{"fio version 2 iolog\nf add\nf open\nf close\nf read 0 1\n",
 	 "line 5: read of f, which is not open (it was closed)"},
 	{"fio version 2 iolog\nf add\nf write 0 1\n", "line 3: write of f, which is not open"},
-	{"fio version 2 iolog\nf add\nf open\nf open\n", "line 4: f opened twice (open since line 3)"},
+	{"fio version 2 iolog\nf add\nf open\nf open\n",
+	 "line 4: f opened twice (open since line 3)"},
 	{"fio version 2 iolog\nf add\nf add\n", "line 3: f added twice (first at line 2)"},
 	{"fio version 2 iolog\ng open\n", "line 2: open of g, a file never added"},
 	{"fio version 2 iolog\nf add\nf close\n", "line 3: close of f, which is not open"},
@@ -227,7 +228,8 @@ static const char *const bad_logs[][2] = {
 	 "line 2: 1 fields; version 2 takes FILE ACTION or FILE ACTION OFFSET LENGTH"},
 	{"fio version 2 iolog\nf add\nf open\nf read 0 1 2 3\n",
 	 "line 4: 6 fields; version 2 takes FILE ACTION or FILE ACTION OFFSET LENGTH"},
-	{"fio version 2 iolog\nf add\nf open\nf read 0 1 2 3 4 5 6\n", "line 4: more than 6 fields"},
+	{"fio version 2 iolog\nf add\nf open\nf read 0 1 2 3 4 5 6\n",
+	 "line 4: more than 6 fields"},
 	{"fio version 2 iolog\nf add\nf open\nf read\n", "line 4: read needs OFFSET LENGTH"},
 	{"fio version 2 iolog\nf add 0 0\n", "line 2: add takes no OFFSET LENGTH"},
 	{"fio version 3 iolog\n0 f add\n0 f open\n0 f read 0 1\n0 f wait 100 0\n",
@@ -282,9 +284,12 @@ static void test_bad_bytes(struct ktest *t)
 	KT_EXPECT_EQ(t, parse(&log, text, NULL), 0);
 
 	/* unprintable bytes in a message come out as '?' */
-	KT_EXPECT_EQ(t, parse(&log, "fio version 2 iolog\nf add\nf open\nf read \x01\x7f 1\n", NULL),
+	KT_EXPECT_EQ(t,
+		     parse(&log, "fio version 2 iolog\nf add\nf open\nf read \x01\x7f 1\n", NULL),
 		     -EINVAL);
-	KT_EXPECT_STREQ(t, log.err, "line 4: offset '?" "?' is not an unsigned decimal number");
+	KT_EXPECT_STREQ(t, log.err,
+			"line 4: offset '?"
+			"?' is not an unsigned decimal number");
 }
 
 /* A callback's error stops the parse with its code. */
@@ -309,6 +314,5 @@ static void test_callback_stops(struct ktest *t)
 }
 
 KTEST_SUITE(iolog, NULL, KTEST_CASE(test_version2), KTEST_CASE(test_version3),
-	    KTEST_CASE(test_unknown_actions), KTEST_CASE(test_reopen),
-	    KTEST_CASE(test_many_files), KTEST_CASE(test_bad_logs), KTEST_CASE(test_bad_bytes),
-	    KTEST_CASE(test_callback_stops));
+	    KTEST_CASE(test_unknown_actions), KTEST_CASE(test_reopen), KTEST_CASE(test_many_files),
+	    KTEST_CASE(test_bad_logs), KTEST_CASE(test_bad_bytes), KTEST_CASE(test_callback_stops));

@@ -18,12 +18,12 @@
 static struct iolog_file files[IOLOG_MAX_FILES];
 static uint32_t hash[2 * 2 * IOLOG_MAX_FILES];
 
-#define CHECK(c)                                                                  \
-	do {                                                                      \
-		if (!(c)) {                                                       \
-			fprintf(stderr, "fuzz_iolog: broken promise: %s\n", #c);  \
-			abort();                                                  \
-		}                                                                 \
+#define CHECK(c)                                                                 \
+	do {                                                                     \
+		if (!(c)) {                                                      \
+			fprintf(stderr, "fuzz_iolog: broken promise: %s\n", #c); \
+			abort();                                                 \
+		}                                                                \
 	} while (0)
 
 static int check_op(void *ctx, struct iolog *log, const struct iolog_op *op)
