@@ -101,6 +101,7 @@ struct replay {
 	/* what the phase did */
 	uint64_t think_ns, late, short_reads, kept_opens;
 	uint32_t stopped_line;
+	char why[160]; /* what stopped it */
 };
 
 static int store_op(void *ctx, struct iolog *log, const struct iolog_op *op)
@@ -316,8 +317,10 @@ static int replay_one(struct replay *r, const struct rop *o)
 			return 0;
 		}
 		rf->f = bench_open(r->b, rf->path);
-		if (!rf->f)
+		if (!rf->f) {
+			snprintf(r->why, sizeof(r->why), "%s would not open", rf->path);
 			return -EIO;
+		}
 		rf->opens++;
 		return 0;
 	case IOLOG_CLOSE:
@@ -333,11 +336,11 @@ static int replay_one(struct replay *r, const struct rop *o)
 		if (n > 0)
 			rf->bytes += (uint64_t)n;
 		if (n != (ssize_t)expect) {
-			pr_err("bench replay: %s: line %u: a read of %u bytes at %llu of %s "
-			       "returned "
-			       "%lld, not %llu\n",
-			       r->log_path, o->line, o->length, (unsigned long long)o->offset,
-			       rf->path, (long long)n, (unsigned long long)expect);
+			snprintf(r->why, sizeof(r->why),
+				 "a read of %u bytes at %llu of %s returned %lld%s%s%s, not %llu",
+				 o->length, (unsigned long long)o->offset, rf->path, (long long)n,
+				 n < 0 ? " (" : "", n < 0 ? vfs_errname((int)n) : "",
+				 n < 0 ? ")" : "", (unsigned long long)expect);
 			return -EIO;
 		}
 		if (expect < o->length) {
@@ -447,8 +450,10 @@ static int run_phase(struct replay *r)
 			close_rfile(r, &r->files[i]);
 	bench_sample(b, &s);
 	if (r->stopped_line) {
-		pr_err("bench replay: %s: stopped at line %u of %u; the figures are up to there\n",
-		       r->log_path, r->stopped_line, r->log.lines);
+		pr_err("bench replay: %s: line %u: %s; stopped there, the figures are up to line "
+		       "%u "
+		       "of %u\n",
+		       r->log_path, r->stopped_line, r->why, r->stopped_line, r->log.lines);
 		b->errors++;
 		bench_result_u64(b, "stopped_line", r->stopped_line);
 	}
