@@ -6,7 +6,7 @@
 #   make bench      the seeds' benchmark suite (4 GiB file, mem=2G): results/seeds-DATE/
 #   make bench-image SUITE=NAME   only build build/img/bench-NAME.img
 #   make test       host unit tests + QEMU tests; ends with "N passed, N failed"
-#   make fuzz       run the ext2 fuzzer for FUZZ_SECONDS (default 60)
+#   make fuzz       run the ext2 and fio iolog fuzzers for FUZZ_SECONDS each (default 60)
 #   make format     clang-format every C file
 #
 # CROSS=x86_64-elf- uses a cross toolchain instead of the host gcc.
