@@ -46,7 +46,7 @@ PY
 	then tap_ok "$1"; else tap_not_ok "$1"; fi
 }
 
-LOGS='["build-headers.log", "db-oltp.log", "media-player.log"]'
+LOGS='["build-headers.log", "db-oltp.log", "fio-randread.log", "media-player.log"]'
 check "the suite ran every shipped log with every algorithm the kernel lists ($ALGOS)" \
 	"len(A) >= 3 and sorted((r['test'], r['ra']) for r in R if r.get('suite') == 'replay') == sorted((l, a) for l in $LOGS for a in A) and [s for s in S if s.get('cmd') == 'bench-suite'][0]['algorithms'] == ','.join(A)"
 check "every replay read every byte right, at the log's length" \
@@ -55,8 +55,8 @@ check "the RESULT keys: time, disk reads, average request, stall, readahead, wha
 	"all(k in r for r in R for k in ('secs', 'disk_reads', 'avg_req_kb', 'stall_secs', 'ra_windows', 'skipped_writes', 'skipped_syncs', 'skipped_trims', 'skipped_unknown', 'trace_secs', 'think_secs', 'clock'))"
 check "per-file lines: each file's reads add up to the run's, its disk I/Os to the run's submissions" \
 	"all(sum(f['reads'] for f in F if f['log'].endswith(r['test']) and f['ra'] == r['ra'] and f.get('suite') == 'replay') == r['calls'] and sum(f['ios'] for f in F if f['log'].endswith(r['test']) and f['ra'] == r['ra'] and f.get('suite') == 'replay') == r['ra_sync'] + r['ra_async'] + r['readpage_ios'] for r in R if r.get('suite') == 'replay')"
-check "timing=recorded: each replay takes at least its trace's own time (versions 2 and 3)" \
-	"all(r['secs'] >= r['trace_secs'] > 0.3 for r in R if r.get('suite') == 'replay')"
+check "timing=recorded: each replay takes at least its trace's own time (versions 2 and 3, fio's own)" \
+	"all(r['secs'] >= r['trace_secs'] > 0.01 for r in R if r.get('suite') == 'replay')"
 check "timing=asap drops the media player's 48 waits: faster than its 1.5 s of playback" \
 	"one('media-player.log', 'ondemand', suite=None).get('waits') == 48 and one('media-player.log', 'ondemand', suite=None)['secs'] < 0.5 and one('media-player.log', 'ondemand', suite=None)['think_secs'] == 0"
 check "readahead pays off on the paced stream: fewer, larger requests than ra=off" \
