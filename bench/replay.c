@@ -43,9 +43,11 @@
 #include "kernel/time.h"
 #include "mm/mm.h"
 
-#define REPLAY_LOG_MAX	((loff_t)KMALLOC_MAX_SIZE) /* the log is read whole into one buffer */
-#define REPLAY_READ_MAX KMALLOC_MAX_SIZE	   /* one read's buffer */
-#define FILES_DIR	"/replay/files"
+#define REPLAY_LOG_MAX	    ((loff_t)KMALLOC_MAX_SIZE) /* the log is read whole into one buffer */
+#define REPLAY_READ_MAX	    KMALLOC_MAX_SIZE	       /* one read's buffer */
+#define FILES_DIR	    "/replay/files"
+/* timing=recorded: a longer pause in a trace is a mistake (or a clock that jumped) */
+#define REPLAY_MAX_PAUSE_US (3600ULL * 1000000)
 
 static const char *const timing_names[] = {"asap", "recorded", NULL};
 static const char *const files_names[] = {"close", "keep", NULL};
@@ -106,6 +108,7 @@ struct replay {
 
 static int store_op(void *ctx, struct iolog *log, const struct iolog_op *op)
 {
+	uint64_t pause_us = op->action == IOLOG_WAIT ? op->offset : op->gap_us;
 	struct replay *r = ctx;
 	struct rop *o;
 
@@ -113,6 +116,14 @@ static int store_op(void *ctx, struct iolog *log, const struct iolog_op *op)
 		snprintf(log->err, sizeof(log->err),
 			 "line %u: a read of %llu bytes; the replay reads at most %lu at a time",
 			 op->line, (unsigned long long)op->length, (unsigned long)REPLAY_READ_MAX);
+		return -EINVAL;
+	}
+	if (r->recorded && pause_us > REPLAY_MAX_PAUSE_US) {
+		snprintf(
+			log->err, sizeof(log->err),
+			"line %u: a pause of %llu s; timing=recorded keeps pauses of up to an hour "
+			"(timing=asap drops them)",
+			op->line, (unsigned long long)(pause_us / 1000000));
 		return -EINVAL;
 	}
 	if (!r->tail || r->tail->n == ROP_CHUNK) {
@@ -138,10 +149,8 @@ static int store_op(void *ctx, struct iolog *log, const struct iolog_op *op)
 	o->file = op->file;
 	o->line = op->line;
 	o->action = (uint8_t)op->action;
-	if (op->action == IOLOG_WAIT)
-		o->pause_ns = op->offset > UINT64_MAX / 1000 ? UINT64_MAX : op->offset * 1000;
-	else
-		o->pause_ns = op->gap_us > UINT64_MAX / 1000 ? UINT64_MAX : op->gap_us * 1000;
+	/* asap ignores them; recorded took only pauses of up to an hour */
+	o->pause_ns = min_t(uint64_t, pause_us, REPLAY_MAX_PAUSE_US) * 1000;
 	if (op->action == IOLOG_READ)
 		r->max_read = max(r->max_read, (uint32_t)op->length);
 	r->nr_ops++;
@@ -293,7 +302,7 @@ static void pause_before(struct replay *r, const struct rop *o, uint64_t *anchor
 
 	if (r->log.version == 2 && o->action != IOLOG_WAIT)
 		return;
-	due = *anchor + o->pause_ns < *anchor ? UINT64_MAX : *anchor + o->pause_ns;
+	due = *anchor + o->pause_ns;
 	if (due > now) {
 		bench_think(due - now);
 		r->think_ns += ktime_ns() - now;

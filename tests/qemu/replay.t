@@ -201,11 +201,14 @@ printf 'fio version 2 iolog\n/f add\n/f read 0 4096\n/f open\n' >"$B/replay/logs
 printf 'fio version 2 iolog\n/f add\n/f open\n/f read 0 4096\n/f read 12288 4096\n' >"$B/replay/logs/pastend.log"
 printf 'fio version 3 iolog\n0 /missing add\n0 /missing open\n5 /missing read 0 1\n' >"$B/replay/logs/missing.log"
 printf 'fio version 3 iolog\n0 /../f add\n0 /../f open\n5 /../f read 0 1\n' >"$B/replay/logs/dotdot.log"
+printf 'fio version 2 iolog\n/f add\n/f open\n/f read 0 4194305\n' >"$B/replay/logs/bigread.log"
+printf 'fio version 2 iolog\n/f add\n/f open\n/f read 0 1\n/f wait 3600000001 0\n' >"$B/replay/logs/bigwait.log"
 mke2fs -q -F -t ext2 -b 4096 -d "$B" "$TAP_TMP/bad.img" 8M >/dev/null 2>&1
 run="bench replay"
-for l in empty noversion noreads badnum neveradded beforeopen pastend missing dotdot; do
+for l in empty noversion noreads badnum neveradded beforeopen pastend missing dotdot bigread; do
 	run="$run;bench replay log=/replay/logs/$l.log"
 done
+run="$run;bench replay log=/replay/logs/bigwait.log timing=recorded"
 qemu --mem 64M --disk "$TAP_TMP/bad.img" --timeout 60 -- "run=$run;bench replay log=/nosuch.log"
 tap_is "$QSTATUS" 1 "bad logs fail the run"
 want=(
@@ -219,6 +222,8 @@ want=(
 	'/replay/logs/pastend.log: line 5: a read at offset 12288 of /f, past what the image holds \(8192 bytes\)$'
 	'/replay/logs/missing.log: line 2: /missing: /replay/files/missing is not a file of the image'
 	"/replay/logs/dotdot.log: line 2: /../f is not a plain path"
+	'/replay/logs/bigread.log: line 4: a read of 4194305 bytes; the replay reads at most 4194304 at a time$'
+	'/replay/logs/bigwait.log: line 5: a pause of 3600 s; timing=recorded keeps pauses of up to an hour'
 	'/nosuch.log: '
 )
 n=0
