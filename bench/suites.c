@@ -257,7 +257,8 @@ static void list_workloads(void)
 	printf("bench suites:");
 	for (unsigned int i = 0; i < ARRAY_SIZE(suites); i++)
 		printf(" %s", suites[i].name);
-	printf(" (bench suite=NAME [ra=A,B]); replay (bench/replay.h)\n");
+	printf(" (bench suite=NAME [ra=A,B])\n  and replay: bench suite=replay [ra=A,B,...] "
+	       "[timing=recorded|asap] [files=close|keep] [dir=/replay/logs]\n");
 }
 
 /* Run one line of a suite with algorithm @ra. */
