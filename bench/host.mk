@@ -1,10 +1,10 @@
 # The fio iolog parser behind `bench replay` (bench/iolog.c) builds on the host.
-#   build/host/test_iolog   its suite (tests/common/test_iolog.c, also in the kernel's selftest)
+#   build/host/test_iolog   its suite (tests/host/test_iolog.c)
 #   build/host/fuzz_iolog   libFuzzer harness (clang): `make fuzz` runs it beside fuzz_ext2,
 #                           tests/host/fuzz_iolog.t briefly in `make test`
 HOST_SRCS += bench/iolog.c
 HOST_TESTS += iolog
-iolog_SRCS := tests/common/test_iolog.c
+iolog_SRCS := tests/host/test_iolog.c
 
 FUZZ_SECONDS ?= 60
 FUZZ_IOLOG_CFLAGS := -std=gnu11 -g -O1 -DHOST_BUILD -I. -fno-omit-frame-pointer \
