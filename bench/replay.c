@@ -266,8 +266,7 @@ static int resolve_files(struct replay *r)
 			err = -EISDIR;
 		if (err) {
 			pr_err("bench replay: %s: line %u: %.*s: %s is not a file of the image "
-			       "(%s); "
-			       "tools/mkbench --iolog builds one\n",
+			       "(%s); tools/mkbench --iolog builds one\n",
 			       r->log_path, lf->add_line, (int)lf->len, lf->name, rf->path,
 			       vfs_errname(err));
 			return err;
@@ -275,8 +274,7 @@ static int resolve_files(struct replay *r)
 		rf->size = st.size;
 		if (lf->reads && lf->max_offset > (uint64_t)st.size) {
 			pr_err("bench replay: %s: line %u: a read at offset %llu of %.*s, past "
-			       "what "
-			       "the image holds (%lld bytes)\n",
+			       "what the image holds (%lld bytes)\n",
 			       r->log_path, lf->max_offset_line, (unsigned long long)lf->max_offset,
 			       (int)lf->len, lf->name, (long long)st.size);
 			return -EINVAL;
@@ -446,9 +444,9 @@ static int run_phase(struct replay *r)
 
 			if (r->recorded)
 				pause_before(r, o, &anchor);
+			/* in version 3 the next line counts from this one's issue */
 			if (r->log.version == 3)
-				anchor =
-					ktime_ns(); /* the next line counts from this one's issue */
+				anchor = ktime_ns();
 			err = replay_one(r, o);
 			if (err)
 				r->stopped_line = o->line;
@@ -459,9 +457,8 @@ static int run_phase(struct replay *r)
 			close_rfile(r, &r->files[i]);
 	bench_sample(b, &s);
 	if (r->stopped_line) {
-		pr_err("bench replay: %s: line %u: %s; stopped there, the figures are up to line "
-		       "%u "
-		       "of %u\n",
+		pr_err("bench replay: %s: line %u: %s; stopped there, the figures are up to "
+		       "line %u of %u\n",
 		       r->log_path, r->stopped_line, r->why, r->stopped_line, r->log.lines);
 		b->errors++;
 		bench_result_u64(b, "stopped_line", r->stopped_line);
