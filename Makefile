@@ -6,8 +6,8 @@
 #   make bench      the seeds' benchmark suite (4 GiB file, mem=2G): results/seeds-DATE/
 #   make bench-image SUITE=NAME   only build build/img/bench-NAME.img
 #   make test       host unit tests + QEMU tests; ends with "N passed, N failed"
-#   make fuzz       run the ext2 and the command-line fuzzers, FUZZ_SECONDS each (default 60;
-#                   make -j2 fuzz runs them side by side)
+#   make fuzz       run the ext2, command-line, readahead and fio iolog fuzzers, FUZZ_SECONDS
+#                   each (default 60; make -j2 fuzz runs two side by side)
 #   make format     clang-format every C file
 #
 # CROSS=x86_64-elf- uses a cross toolchain instead of the host gcc.

@@ -4,9 +4,10 @@
  * as it copies it, with no checksum and no reference copy. tools/patgen.c
  * writes the files on the host; bench/bench.c checks them in the kernel.
  *
- * A pattern file is a regular file whose name ends in ".pat"; its seed is
- * the FNV-1a hash of its name (the last path component), so a renamed or
- * swapped file fails the check.
+ * A pattern file is a regular file whose name ends in ".pat", or any file
+ * under /replay/files/ (see pattern_file()); its seed is the FNV-1a hash of
+ * its name (the last path component), so a renamed or swapped file fails
+ * the check.
  */
 #ifndef BENCH_PATTERN_H
 #define BENCH_PATTERN_H
@@ -39,11 +40,15 @@ static inline uint64_t pattern_word(uint64_t seed, uint64_t word)
 	return mix64(seed + (word + 1) * 0x9e3779b97f4a7c15ULL);
 }
 
+/*
+ * Also every file of a replay image (tools/mkbench --iolog), which keeps
+ * the traced application's own names under /replay/files/.
+ */
 static inline int pattern_file(const char *path)
 {
 	size_t n = strlen(path);
 
-	return n > 4 && !strcmp(path + n - 4, ".pat");
+	return (n > 4 && !strcmp(path + n - 4, ".pat")) || !strncmp(path, "/replay/files/", 14);
 }
 
 /* A sparse file of the bench image (name ending ".zero"): it reads as zeros. */

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/replay.h"
 #include "kernel/cmd.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
@@ -312,7 +313,8 @@ static void list_workloads(void)
 	printf("bench suites:");
 	for (unsigned int i = 0; i < ARRAY_SIZE(suites); i++)
 		printf(" %s", suites[i].name);
-	printf(" (bench suite=NAME [ra=A,B,...|all])\n");
+	printf(" (bench suite=NAME [ra=A,B,...|all])\n  and replay: bench suite=replay "
+	       "[ra=A,B,...] [timing=recorded|asap] [files=close|keep] [dir=/replay/logs]\n");
 }
 
 /* Run one line of a suite with algorithm @ra. */
@@ -471,6 +473,8 @@ static int cmd_bench(int argc, char **argv)
 		kcmd_help_done();
 		return 0;
 	}
+	if (!strcmp(argv[1], "suite=replay"))
+		return bench_replay_suite(argc - 2, argv + 2); /* bench/replay-suite.c */
 	if (!strncmp(argv[1], "suite=", 6)) {
 		const char *ra = NULL;
 

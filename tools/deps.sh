@@ -19,6 +19,7 @@ have prove || need="$need perl"
 have python3 || need="$need python3"
 have gnuplot || need="$need gnuplot-nox"
 have clang || need="$need clang"
+have strace || need="$need strace"
 pkg libclang-rt-14-dev || need="$need libclang-rt-14-dev"
 ls /usr/src/newlib/newlib-*.tar.xz >/dev/null 2>&1 || need="$need newlib-source"
 [ -z "$need" ] && exit 0

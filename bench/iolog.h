@@ -1,0 +1,114 @@
+/*
+ * fio's iolog, versions 2 and 3 (bench/iolog.c, host-buildable): the parser
+ * behind `bench replay`. The grammar is fio's (HOWTO "Trace file format",
+ * iolog.c read_iolog()):
+ *
+ *	fio version 2 iolog			fio version 3 iolog
+ *	FILE add|open|close			TIME FILE add|open|close
+ *	FILE ACTION OFFSET LENGTH		TIME FILE ACTION OFFSET LENGTH
+ *
+ * ACTION is read, write, sync, datasync, trim or (version 2 only) wait,
+ * whose OFFSET is microseconds to wait; TIME is microseconds since the run
+ * began. FILE is a name without blanks, at most 256 bytes (fio's %256s);
+ * numbers are unsigned decimal, LENGTH at most 2^32 - 1 (fio's %u).
+ *
+ * Where fio prints a message and goes on, this parser stops at the first
+ * line it cannot take and says which and why, so nothing is replayed from
+ * a log that is not what its author meant: a line with the wrong number
+ * of fields, a number that is not one, a read of a file never added or
+ * not open, a file added or opened twice, a timestamp going backwards, a
+ * wait in version 3. A log without its version line, an empty log and a
+ * log with no reads are errors too. Actions the parser does not know are
+ * counted and passed on as IOLOG_UNKNOWN, as fio skips them.
+ *
+ *	struct iolog log;
+ *	unsigned int n = iolog_max_files(len);
+ *	iolog_init(&log, files, n, hash, iolog_hash_slots(n));	// caller's memory
+ *	if (iolog_parse(&log, text, len, each_op, ctx))
+ *		printf("%s\n", log.err);		// "line 12: ..."
+ *
+ * The parser does not write to @text: file names point into it.
+ */
+#ifndef BENCH_IOLOG_H
+#define BENCH_IOLOG_H
+
+#include "kernel/types.h"
+
+#define IOLOG_NAME_MAX	256  /* fio's %256s */
+#define IOLOG_LINE_MAX	4096 /* fio reads each line with fgets() into 4096 bytes */
+#define IOLOG_MAX_FILES 32768
+
+enum iolog_action {
+	IOLOG_ADD,
+	IOLOG_OPEN,
+	IOLOG_CLOSE,
+	IOLOG_READ,
+	IOLOG_WRITE,
+	IOLOG_SYNC,
+	IOLOG_DATASYNC,
+	IOLOG_TRIM,
+	IOLOG_WAIT,
+	IOLOG_UNKNOWN,
+	IOLOG_NR_ACTIONS
+};
+
+extern const char *const iolog_action_names[IOLOG_NR_ACTIONS];
+
+struct iolog_file {
+	const char *name; /* in the log's text, @len bytes, not NUL-terminated */
+	unsigned int len;
+	unsigned int add_line, open_line; /* open_line 0: not open now */
+	uint32_t opens;
+	uint64_t reads, read_bytes;
+	uint64_t max_offset; /* the largest offset read, at line max_offset_line */
+	unsigned int max_offset_line;
+	uint64_t max_end; /* the largest offset + length read */
+};
+
+/* One action line, as iolog_parse() hands it on. */
+struct iolog_op {
+	enum iolog_action action;
+	unsigned int line;
+	int file;		 /* index in log->files; -1 for wait and unknown actions */
+	uint64_t offset, length; /* wait: offset is the microseconds to wait */
+	uint64_t ts_us;		 /* version 3: the line's timestamp; 0 in version 2 */
+	uint64_t gap_us;	 /* version 3: since the previous action line's timestamp */
+};
+
+struct iolog;
+/* Called for each action line in order; a non-zero return stops the parse with it. */
+typedef int (*iolog_op_fn)(void *ctx, struct iolog *log, const struct iolog_op *op);
+
+struct iolog {
+	struct iolog_file *files;
+	unsigned int max_files, nr_files;
+	uint32_t *hash; /* open addressing over files: index + 1, 0 empty */
+	unsigned int hash_mask;
+
+	int version;	    /* 2 or 3 once the first line is read */
+	unsigned int lines; /* lines read so far */
+	uint64_t count[IOLOG_NR_ACTIONS];
+	bool have_ts;
+	uint64_t first_ts, last_ts; /* version 3, microseconds */
+	uint64_t wait_us;	    /* version 2: the waits, summed */
+	unsigned int err_line;	    /* the line an error names (0: none) */
+	char err[192];
+};
+
+/* The most files a log of @len bytes can add (each needs an add line), capped. */
+unsigned int iolog_max_files(size_t len);
+/* Slots of the name hash for @max_files files: a power of two, at least twice as many. */
+unsigned int iolog_hash_slots(unsigned int max_files);
+/* @files holds @max_files entries, @hash @hash_slots (iolog_hash_slots()) words. */
+void iolog_init(struct iolog *log, struct iolog_file *files, unsigned int max_files, uint32_t *hash,
+		unsigned int hash_slots);
+/*
+ * Parse @len bytes of @text, calling @fn (may be NULL) for each action
+ * line. 0, or -EINVAL with log->err naming the line and the fault, or
+ * what @fn returned (log->err is then the caller's to fill).
+ */
+int iolog_parse(struct iolog *log, const char *text, size_t len, iolog_op_fn fn, void *ctx);
+/* The trace's own duration in microseconds: version 3's last - first timestamp, or the waits. */
+uint64_t iolog_duration_us(const struct iolog *log);
+
+#endif

@@ -1,0 +1,541 @@
+/*
+ * bench replay: an application's reads, replayed from a fio iolog
+ * (bench/iolog.h) on the files of a replay image (tools/mkbench --iolog:
+ * the log at /replay/logs/NAME, each file it names at /replay/files/ + its
+ * name, a pattern file, so every byte read is checked).
+ *
+ *	bench replay log=/replay/logs/NAME [timing=asap|recorded] [files=close|keep]
+ *
+ * The whole log is read and parsed before anything is replayed, and every
+ * file it opens is looked up and sized: a log the parser refuses, a file
+ * the image lacks, or a read starting past what the image holds is one
+ * error naming the line, and nothing is replayed. Then, in one phase, the
+ * log's lines in order: each open is an open of its own (its own
+ * readahead state, as the application had it), each read a pread() of the
+ * log's offset and length, each close a close. files=keep opens each file
+ * once and keeps it to the end, so the log's closes and reopens do not
+ * reset its readahead state. Writes, syncs, trims and actions the parser
+ * does not know are counted and skipped (the file system is read-only).
+ *
+ * timing=recorded keeps the log's pauses as the reader's think time
+ * (compute, on the run's clock), as fio replays them: a version 3 line is
+ * issued no sooner than its timestamp's distance after the previous
+ * line's issue, and a version 2 wait ends no sooner than its microseconds
+ * after the previous wait ended (fio's HOWTO: "relative to the previous
+ * wait"). A reader whose reads took longer than the pause does not wait,
+ * and does not catch up either (late_lines counts those). So the replay
+ * takes at least the trace's own duration (trace_secs). timing=asap
+ * drops the pauses.
+ *
+ * The phase reports the usual figures over all files, what was skipped,
+ * and then one line per file (RESULT "bench-file"): opens, reads, bytes,
+ * the disk I/Os its reads submitted (readahead windows and pages read
+ * alone) and its stall.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "bench/iolog.h"
+#include "bench/replay.h"
+#include "kernel/log.h"
+#include "kernel/time.h"
+#include "mm/mm.h"
+
+#define REPLAY_LOG_MAX	    ((loff_t)KMALLOC_MAX_SIZE) /* the log is read whole into one buffer */
+#define REPLAY_READ_MAX	    KMALLOC_MAX_SIZE	       /* one read's buffer */
+#define FILES_DIR	    "/replay/files"
+/* timing=recorded: a longer pause in a trace is a mistake (or a clock that jumped) */
+#define REPLAY_MAX_PAUSE_US (3600ULL * 1000000)
+
+static const char *const timing_names[] = {"asap", "recorded", NULL};
+static const char *const files_names[] = {"close", "keep", NULL};
+
+static const struct bench_param replay_params[] = {
+	{"log", KV_STRING, NULL, (uintptr_t) "", 0, 0,
+	 "the fio iolog (tools/mkbench --iolog: /replay/logs/NAME)"},
+	{"timing", KV_ENUM, timing_names, 0, 0, 0,
+	 "asap, or recorded: the log's waits and timestamps as think time"},
+	{"files", KV_ENUM, files_names, 0, 0, 0,
+	 "close: opens and closes as logged; keep: one open per file to the end"},
+};
+
+/* One action line, as the replay needs it. */
+struct rop {
+	uint64_t offset;
+	uint64_t pause_ns; /* v3: since the previous line's issue; v2 wait: its time */
+	uint32_t length;
+	int32_t file;
+	uint32_t line;
+	uint8_t action;
+};
+
+#define ROP_CHUNK 2048
+struct rop_chunk {
+	struct rop_chunk *next;
+	unsigned int n;
+	struct rop op[ROP_CHUNK];
+};
+
+/* A file of the log, in the image. */
+struct rfile {
+	char *path; /* FILES_DIR + the log's name */
+	struct file *f;
+	loff_t size;
+	uint64_t opens, reads, bytes, short_reads;
+	struct ra_stats ra; /* its opens' counters, added up as they close */
+};
+
+struct replay {
+	struct bench *b;
+	const char *log_path;
+	char *text;
+	struct iolog log;
+	struct iolog_file *lfiles;
+	uint32_t *hash;
+	struct rop_chunk *ops, *tail;
+	uint64_t nr_ops;
+	uint32_t max_read;
+	struct rfile *files;
+	void *buf;
+	bool recorded, keep;
+	/* what the phase did */
+	uint64_t think_ns, late, short_reads, kept_opens;
+	uint32_t stopped_line;
+	char why[160]; /* what stopped it */
+};
+
+static int store_op(void *ctx, struct iolog *log, const struct iolog_op *op)
+{
+	uint64_t pause_us = op->action == IOLOG_WAIT ? op->offset : op->gap_us;
+	struct replay *r = ctx;
+	struct rop *o;
+
+	if (op->action == IOLOG_READ && op->length > REPLAY_READ_MAX) {
+		snprintf(log->err, sizeof(log->err),
+			 "line %u: a read of %llu bytes; the replay reads at most %lu at a time",
+			 op->line, (unsigned long long)op->length, (unsigned long)REPLAY_READ_MAX);
+		return -EINVAL;
+	}
+	if (r->recorded && pause_us > REPLAY_MAX_PAUSE_US) {
+		snprintf(
+			log->err, sizeof(log->err),
+			"line %u: a pause of %llu s; timing=recorded keeps pauses of up to an hour "
+			"(timing=asap drops them)",
+			op->line, (unsigned long long)(pause_us / 1000000));
+		return -EINVAL;
+	}
+	if (!r->tail || r->tail->n == ROP_CHUNK) {
+		struct rop_chunk *c = kmalloc(sizeof(*c));
+
+		if (!c) {
+			snprintf(log->err, sizeof(log->err),
+				 "line %u: no memory for the log's actions (%llu so far)", op->line,
+				 (unsigned long long)r->nr_ops);
+			return -ENOMEM;
+		}
+		c->next = NULL;
+		c->n = 0;
+		if (r->tail)
+			r->tail->next = c;
+		else
+			r->ops = c;
+		r->tail = c;
+	}
+	o = &r->tail->op[r->tail->n++];
+	o->offset = op->offset;
+	o->length = (uint32_t)op->length;
+	o->file = op->file;
+	o->line = op->line;
+	o->action = (uint8_t)op->action;
+	/* asap ignores them; recorded took only pauses of up to an hour */
+	o->pause_ns = min_t(uint64_t, pause_us, REPLAY_MAX_PAUSE_US) * 1000;
+	if (op->action == IOLOG_READ)
+		r->max_read = max(r->max_read, (uint32_t)op->length);
+	r->nr_ops++;
+	return 0;
+}
+
+/* Read the whole log and parse it into r->ops; one error line on failure. */
+static int load_log(struct replay *r)
+{
+	struct file *f;
+	loff_t size, got = 0;
+	unsigned int n;
+	int err;
+
+	f = vfs_open(r->log_path, &err);
+	if (!f) {
+		pr_err("bench replay: %s: %s\n", r->log_path, vfs_errname(err));
+		return err;
+	}
+	size = f->f_inode->i_size;
+	if (vfs_mode_ftype(f->f_inode->i_mode) != VFS_FT_REG || size > REPLAY_LOG_MAX) {
+		pr_err("bench replay: %s: %s\n", r->log_path,
+		       size > REPLAY_LOG_MAX ? "larger than the 4 MiB the replay holds"
+					     : "not a regular file");
+		vfs_close(f);
+		return -EINVAL;
+	}
+	r->text = kmalloc(max_t(size_t, (size_t)size, 1));
+	if (!r->text) {
+		pr_err("bench replay: %s: no memory for its %lld bytes\n", r->log_path,
+		       (long long)size);
+		vfs_close(f);
+		return -ENOMEM;
+	}
+	while (got < size) {
+		ssize_t m = vfs_read(f, r->text + got, (size_t)(size - got));
+
+		if (m <= 0) {
+			pr_err("bench replay: %s: read failed at offset %lld: %s\n", r->log_path,
+			       (long long)got, m ? vfs_errname((int)m) : "end of file");
+			vfs_close(f);
+			return m ? (int)m : -EIO;
+		}
+		got += m;
+	}
+	vfs_close(f);
+	n = iolog_max_files((size_t)size);
+	r->lfiles = kmalloc(n * sizeof(*r->lfiles));
+	r->hash = kmalloc(iolog_hash_slots(n) * sizeof(*r->hash));
+	if (!r->lfiles || !r->hash) {
+		pr_err("bench replay: %s: no memory for its file table\n", r->log_path);
+		return -ENOMEM;
+	}
+	iolog_init(&r->log, r->lfiles, n, r->hash, iolog_hash_slots(n));
+	err = iolog_parse(&r->log, r->text, (size_t)size, store_op, r);
+	if (err)
+		pr_err("bench replay: %s: %s\n", r->log_path, r->log.err);
+	return err;
+}
+
+/* Every component of @name a plain one: no empty, "." or ".." (nothing outside FILES_DIR). */
+static bool plain_name(const char *name, unsigned int len)
+{
+	unsigned int i = name[0] == '/';
+
+	if (i == len)
+		return false;
+	while (i <= len) {
+		unsigned int j = i;
+
+		while (j < len && name[j] != '/')
+			j++;
+		if (j == i || (j - i == 1 && name[i] == '.') ||
+		    (j - i == 2 && name[i] == '.' && name[i + 1] == '.'))
+			return false;
+		i = j + 1;
+	}
+	return true;
+}
+
+/* Each file the log opens: its path in the image, there, big enough. */
+static int resolve_files(struct replay *r)
+{
+	r->files = kzalloc(max_t(size_t, r->log.nr_files, 1) * sizeof(*r->files));
+	if (!r->files) {
+		pr_err("bench replay: %s: no memory for %u files\n", r->log_path, r->log.nr_files);
+		return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < r->log.nr_files; i++) {
+		const struct iolog_file *lf = &r->lfiles[i];
+		struct rfile *rf = &r->files[i];
+		size_t len = sizeof(FILES_DIR) + 1 + lf->len;
+		struct kstat st;
+		int err;
+
+		if (!lf->opens)
+			continue; /* added, never opened: the replay does not need it */
+		if (!plain_name(lf->name, lf->len)) {
+			pr_err("bench replay: %s: line %u: %.*s is not a plain path (an empty, '.' "
+			       "or '..' component)\n",
+			       r->log_path, lf->add_line, (int)lf->len, lf->name);
+			return -EINVAL;
+		}
+		rf->path = kmalloc(len);
+		if (!rf->path) {
+			pr_err("bench replay: %s: no memory for file names\n", r->log_path);
+			return -ENOMEM;
+		}
+		snprintf(rf->path, len, "%s%s%.*s", FILES_DIR, lf->name[0] == '/' ? "" : "/",
+			 (int)lf->len, lf->name);
+		err = vfs_stat(rf->path, &st);
+		if (!err && vfs_mode_ftype(st.mode) != VFS_FT_REG)
+			err = -EISDIR;
+		if (err) {
+			pr_err("bench replay: %s: line %u: %.*s: %s is not a file of the image "
+			       "(%s); tools/mkbench --iolog builds one\n",
+			       r->log_path, lf->add_line, (int)lf->len, lf->name, rf->path,
+			       vfs_errname(err));
+			return err;
+		}
+		rf->size = st.size;
+		if (lf->reads && lf->max_offset > (uint64_t)st.size) {
+			pr_err("bench replay: %s: line %u: a read at offset %llu of %.*s, past "
+			       "what the image holds (%lld bytes)\n",
+			       r->log_path, lf->max_offset_line, (unsigned long long)lf->max_offset,
+			       (int)lf->len, lf->name, (long long)st.size);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void close_rfile(struct replay *r, struct rfile *rf)
+{
+	struct ra_stats st;
+
+	ra_file_stats(&rf->f->f_ra, &st);
+	ra_stats_add(&rf->ra, &st);
+	bench_close(r->b, rf->f);
+	rf->f = NULL;
+}
+
+/* The pause before @o under timing=recorded; *@anchor is the time it counts from. */
+static void pause_before(struct replay *r, const struct rop *o, uint64_t *anchor)
+{
+	uint64_t due, now = ktime_ns();
+
+	if (r->log.version == 2 && o->action != IOLOG_WAIT)
+		return;
+	due = *anchor + o->pause_ns;
+	if (due > now) {
+		bench_think(due - now);
+		r->think_ns += ktime_ns() - now;
+	} else if (o->pause_ns) {
+		r->late++;
+	}
+	if (o->action == IOLOG_WAIT)
+		*anchor = ktime_ns(); /* the next wait counts from this one's end */
+}
+
+static int replay_one(struct replay *r, const struct rop *o)
+{
+	struct rfile *rf = o->file >= 0 ? &r->files[o->file] : NULL;
+	uint64_t expect;
+	ssize_t n;
+
+	switch (o->action) {
+	case IOLOG_OPEN:
+		if (r->keep && rf->f) {
+			r->kept_opens++;
+			return 0;
+		}
+		rf->f = bench_open(r->b, rf->path);
+		if (!rf->f) {
+			snprintf(r->why, sizeof(r->why), "%s would not open", rf->path);
+			return -EIO;
+		}
+		rf->opens++;
+		return 0;
+	case IOLOG_CLOSE:
+		if (!r->keep)
+			close_rfile(r, rf);
+		return 0;
+	case IOLOG_READ:
+		expect = o->offset >= (uint64_t)rf->size
+				 ? 0
+				 : min_t(uint64_t, o->length, (uint64_t)rf->size - o->offset);
+		n = bench_pread(r->b, rf->f, r->buf, o->length, (loff_t)o->offset);
+		rf->reads++;
+		if (n > 0)
+			rf->bytes += (uint64_t)n;
+		if (n != (ssize_t)expect) {
+			snprintf(r->why, sizeof(r->why),
+				 "a read of %u bytes at %llu of %s returned %lld%s%s%s, not %llu",
+				 o->length, (unsigned long long)o->offset, rf->path, (long long)n,
+				 n < 0 ? " (" : "", n < 0 ? vfs_errname((int)n) : "",
+				 n < 0 ? ")" : "", (unsigned long long)expect);
+			return -EIO;
+		}
+		if (expect < o->length) {
+			rf->short_reads++;
+			r->short_reads++;
+		}
+		return 0;
+	default:
+		return 0; /* add, wait, and what a read-only replay skips */
+	}
+}
+
+static void per_file_results(struct replay *r)
+{
+	unsigned int shown = 0, order[10], nshow = 0;
+
+	/* the ten files with the most disk I/Os, for the console */
+	for (unsigned int i = 0; i < r->log.nr_files; i++) {
+		struct rfile *rf = &r->files[i];
+		uint64_t ios = rf->ra.sync_ios + rf->ra.async_ios + rf->ra.readpage_ios;
+		unsigned int k;
+
+		if (!rf->reads)
+			continue;
+		shown++;
+		for (k = nshow; k > 0; k--) {
+			struct rfile *o = &r->files[order[k - 1]];
+
+			if (o->ra.sync_ios + o->ra.async_ios + o->ra.readpage_ios >= ios)
+				break;
+			if (k < ARRAY_SIZE(order))
+				order[k] = order[k - 1];
+		}
+		if (k < ARRAY_SIZE(order)) {
+			order[k] = i;
+			nshow += nshow < ARRAY_SIZE(order);
+		}
+	}
+	for (unsigned int k = 0; k < nshow; k++) {
+		struct rfile *rf = &r->files[order[k]];
+
+		printf("bench replay:   %-40s %3llu opens %6llu reads %8llu KiB, %5lu disk I/Os "
+		       "(%lu windows, %lu pages alone), stall %.3f s\n",
+		       rf->path + sizeof(FILES_DIR) - 1, (unsigned long long)rf->opens,
+		       (unsigned long long)rf->reads, (unsigned long long)(rf->bytes >> 10),
+		       rf->ra.sync_ios + rf->ra.async_ios + rf->ra.readpage_ios, rf->ra.windows,
+		       rf->ra.readpage_ios, (double)rf->ra.stall_ns / 1e9);
+	}
+	if (shown > nshow)
+		printf("bench replay:   (%u more files: their RESULT bench-file lines)\n",
+		       shown - nshow);
+	for (unsigned int i = 0; i < r->log.nr_files; i++) {
+		struct rfile *rf = &r->files[i];
+		struct result res;
+
+		if (!rf->reads)
+			continue;
+		result_begin(&res, "bench-file");
+		result_str(&res, "workload", "replay");
+		if (r->b->suite)
+			result_str(&res, "suite", r->b->suite);
+		result_str(&res, "log", r->log_path);
+		result_str(&res, "ra", r->b->ra->name);
+		result_str(&res, "path", rf->path + sizeof(FILES_DIR) - 1);
+		result_u64(&res, "opens", rf->opens);
+		result_u64(&res, "reads", rf->reads);
+		result_u64(&res, "bytes", rf->bytes);
+		result_u64(&res, "short_reads", rf->short_reads);
+		result_u64(&res, "ios", rf->ra.sync_ios + rf->ra.async_ios + rf->ra.readpage_ios);
+		ra_result_counters(&res, &rf->ra);
+		result_double(&res, "stall_secs", (double)rf->ra.stall_ns / 1e9, 6);
+		result_end(&res);
+	}
+}
+
+static int run_phase(struct replay *r)
+{
+	struct bench *b = r->b;
+	uint64_t total = 0, anchor;
+	const char *name = strrchr(r->log_path, '/');
+	struct bench_sample s;
+	int err = 0;
+
+	for (unsigned int i = 0; i < r->log.nr_files; i++)
+		total += r->lfiles[i].read_bytes;
+	r->buf = bench_buffer(b, max_t(size_t, r->max_read, PAGE_SIZE));
+	if (!r->buf)
+		return -ENOMEM;
+	bench_phase_begin(b, name ? name + 1 : r->log_path, NULL, total);
+	anchor = ktime_ns();
+	for (struct rop_chunk *c = r->ops; c && !err; c = c->next) {
+		for (unsigned int i = 0; i < c->n && !err; i++) {
+			const struct rop *o = &c->op[i];
+
+			if (r->recorded)
+				pause_before(r, o, &anchor);
+			/* in version 3 the next line counts from this one's issue */
+			if (r->log.version == 3)
+				anchor = ktime_ns();
+			err = replay_one(r, o);
+			if (err)
+				r->stopped_line = o->line;
+		}
+	}
+	for (unsigned int i = 0; i < r->log.nr_files; i++)
+		if (r->files[i].f)
+			close_rfile(r, &r->files[i]);
+	bench_sample(b, &s);
+	if (r->stopped_line) {
+		pr_err("bench replay: %s: line %u: %s; stopped there, the figures are up to "
+		       "line %u of %u\n",
+		       r->log_path, r->stopped_line, r->why, r->stopped_line, r->log.lines);
+		b->errors++;
+		bench_result_u64(b, "stopped_line", r->stopped_line);
+	}
+	bench_result_u64(b, "lines", r->log.lines);
+	bench_result_u64(b, "version", (uint64_t)r->log.version);
+	bench_result_u64(b, "files", r->log.nr_files);
+	bench_result_u64(b, "log_reads", r->log.count[IOLOG_READ]);
+	bench_result_u64(b, "short_reads", r->short_reads);
+	bench_result_u64(b, "opens", r->log.count[IOLOG_OPEN]);
+	bench_result_u64(b, "closes", r->log.count[IOLOG_CLOSE]);
+	bench_result_u64(b, "kept_opens", r->kept_opens);
+	bench_result_u64(b, "skipped_writes", r->log.count[IOLOG_WRITE]);
+	bench_result_u64(b, "skipped_syncs",
+			 r->log.count[IOLOG_SYNC] + r->log.count[IOLOG_DATASYNC]);
+	bench_result_u64(b, "skipped_trims", r->log.count[IOLOG_TRIM]);
+	bench_result_u64(b, "skipped_unknown", r->log.count[IOLOG_UNKNOWN]);
+	bench_result_u64(b, "waits", r->log.count[IOLOG_WAIT]);
+	bench_result_double(b, "trace_secs", (double)iolog_duration_us(&r->log) / 1e6, 6);
+	bench_result_double(b, "think_secs", (double)r->think_ns / 1e9, 6);
+	bench_result_u64(b, "late_lines", r->late);
+	if (bench_phase_end(b))
+		err = err ? err : -EIO;
+	bench_replay_note(b, &s);
+	per_file_results(r);
+	return err;
+}
+
+static int replay_run(struct bench *b)
+{
+	struct replay *r = kzalloc(sizeof(*r));
+	int err;
+
+	if (!r)
+		return -ENOMEM;
+	r->b = b;
+	r->log_path = bench_s(b, "log");
+	r->recorded = bench_u(b, "timing") == 1;
+	r->keep = bench_u(b, "files") == 1;
+	if (!r->log_path[0]) {
+		pr_err("bench replay: which log? log=PATH (tools/mkbench --iolog puts them in "
+		       "/replay/logs/)\n");
+		err = -EINVAL;
+		goto out;
+	}
+	err = load_log(r);
+	if (!err)
+		err = resolve_files(r);
+	if (err)
+		goto out;
+	printf("bench replay: %s: fio iolog version %d, %u lines, %llu reads of %u files; "
+	       "skipped: %llu writes, %llu syncs, %llu trims, %llu unknown; %s timing, files %s\n",
+	       r->log_path, r->log.version, r->log.lines,
+	       (unsigned long long)r->log.count[IOLOG_READ], r->log.nr_files,
+	       (unsigned long long)r->log.count[IOLOG_WRITE],
+	       (unsigned long long)(r->log.count[IOLOG_SYNC] + r->log.count[IOLOG_DATASYNC]),
+	       (unsigned long long)r->log.count[IOLOG_TRIM],
+	       (unsigned long long)r->log.count[IOLOG_UNKNOWN], timing_names[r->recorded],
+	       files_names[r->keep]);
+	err = run_phase(r);
+out:
+	for (unsigned int i = 0; r->files && i < r->log.nr_files; i++)
+		kfree(r->files[i].path);
+	while (r->ops) {
+		struct rop_chunk *c = r->ops;
+
+		r->ops = c->next;
+		kfree(c);
+	}
+	kfree(r->files);
+	kfree(r->buf);
+	kfree(r->hash);
+	kfree(r->lfiles);
+	kfree(r->text);
+	kfree(r);
+	return err;
+}
+
+BENCH_WORKLOAD(replay, "an application's reads from a fio iolog (tools/mkbench --iolog)",
+	       replay_params, replay_run, false);
