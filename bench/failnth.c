@@ -65,6 +65,15 @@ static int cmd_failnth(int argc, char **argv)
 	struct result r;
 	int first = 1, err;
 
+	if (kcmd_wants_help(argc, argv)) {
+		static const struct kv_spec n_spec[] = {
+			{"n", KV_UINT, NULL, "only the N-th allocation fails (default: each in turn)"},
+		};
+
+		c = kcmd_find("failnth");
+		kcmd_print_help(c->usage, c->help, n_spec, 1);
+		return -EINVAL;
+	}
 	if (argc > 1 && !strncmp(argv[1], "n=", 2)) {
 		uint64_t v;
 
