@@ -188,33 +188,44 @@ struct stream_dir {
 	const char *parent;
 };
 
+/* Append the kmalloc'd string @p to the array @v (freeing @p if it cannot). */
+static int add_path(char ***v, unsigned int *n, unsigned int *cap, char *p)
+{
+	if (!p)
+		return -ENOMEM;
+	if (*n == *cap) {
+		unsigned int ncap = *cap ? *cap * 2 : 64;
+		char **nv = krealloc(*v, ncap * sizeof(*nv));
+
+		if (!nv) {
+			kfree(p);
+			return -ENOMEM;
+		}
+		*v = nv;
+		*cap = ncap;
+	}
+	(*v)[(*n)++] = p;
+	return 0;
+}
+
+/* Append "@dir/@name" to @v. */
 static int push_path(char ***v, unsigned int *n, unsigned int *cap, const char *dir,
 		     const char *name, unsigned int namelen)
 {
 	size_t dlen = strlen(dir);
 	char *p;
 
-	if (*n == *cap) {
-		unsigned int ncap = *cap ? *cap * 2 : 64;
-		char **nv = krealloc(*v, ncap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		*cap = ncap;
-	}
 	if (dlen + 1 + namelen + 1 > VFS_PATH_MAX)
 		return -ENAMETOOLONG;
 	p = kmalloc(dlen + 1 + namelen + 1);
-	if (!p)
-		return -ENOMEM;
-	memcpy(p, dir, dlen);
-	if (!dlen || dir[dlen - 1] != '/')
-		p[dlen++] = '/';
-	memcpy(p + dlen, name, namelen);
-	p[dlen + namelen] = 0;
-	(*v)[(*n)++] = p;
-	return 0;
+	if (p) {
+		memcpy(p, dir, dlen);
+		if (!dlen || dir[dlen - 1] != '/')
+			p[dlen++] = '/';
+		memcpy(p + dlen, name, namelen);
+		p[dlen + namelen] = 0;
+	}
+	return add_path(v, n, cap, p);
 }
 
 static int stream_entry(void *ctx, const char *name, unsigned int namelen, uint32_t ino,
@@ -250,14 +261,10 @@ static int collect_files(const char *top, struct stream_files *sf)
 {
 	struct stream_dir d = {.sf = sf};
 	unsigned int next = 0;
-	int err = push_path(&d.dirs, &d.ndirs, &d.cap, "", "", 0);
+	int err = add_path(&d.dirs, &d.ndirs, &d.cap, kstrdup(top));
 
-	if (!err) {
-		/* the queue's first entry is @top itself */
-		kfree(d.dirs[0]);
-		d.dirs[0] = kstrdup(top);
-		err = d.dirs[0] ? 0 : -ENOMEM;
-	}
+	if (err)
+		pr_err("bench thrash: files=1: no memory to list %s\n", top);
 	while (!err && next < d.ndirs) {
 		struct file *dir;
 
