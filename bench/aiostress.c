@@ -7,6 +7,7 @@
  * synchronous pread loop does.
  */
 #include "bench/bench.h"
+#include "kernel/log.h"
 #include "mm/mm.h"
 #include <stdio.h>
 
@@ -28,22 +29,27 @@ static int aio_run(struct bench *b)
 	int err = 0;
 
 	if (op != 1 && op != 3) {
-		printf("bench aiostress: o=%llu: 1 (sequential read) or 3 (random read)\n",
+		pr_err("bench aiostress: o=%llu: 1 (sequential read) or 3 (random read)\n",
 		       (unsigned long long)op);
 		return -EINVAL;
 	}
 	f = bench_open(b, bench_s(b, "path"));
 	if (!f)
-		return -ENOENT;
+		return b->open_err;
 	if (!size || size > (uint64_t)bench_size(f))
 		size = (uint64_t)bench_size(f);
 	n = size / rec;
+	if (!n) {
+		pr_err("bench aiostress: %s holds less than one %llu-byte record\n",
+		       bench_s(b, "path"), (unsigned long long)rec);
+		bench_close(b, f);
+		return -EINVAL;
+	}
 	buf = bench_buffer(b, rec);
-	order = n ? kmalloc(n * sizeof(*order)) : NULL;
-	if (!buf || !order) {
+	order = buf ? bench_alloc(b, n, sizeof(*order), "the order of records") : NULL;
+	if (!order) {
 		kfree(buf);
 		bench_close(b, f);
-		printf("bench aiostress: no memory for %llu records\n", (unsigned long long)n);
 		return -ENOMEM;
 	}
 	bench_permutation(order, n, op == 3 ? 0x5eed0003ULL : 0);

@@ -12,6 +12,7 @@
  *	cmd workload test ra secs mbps kbps disk_reads avg_req_kb stall_secs
  *	clock disk verified
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "drivers/diskmodel.h"
 #include "kernel/crc32.h"
 #include "kernel/io.h"
+#include "kernel/cmd.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
 #include "mm/mm.h"
@@ -69,7 +71,7 @@ const char *bench_s(struct bench *b, const char *key)
 
 /* The common keys every workload takes, after its own. */
 static const struct kv_spec common_specs[] = {
-	{"ra", KV_STRING, NULL, "readahead algorithm (default: the boot's ra=; `ralist`)"},
+	{"ra", KV_ENUM, NULL, "readahead algorithm (default: the boot's ra=; `ralist`)", ra_algo_names},
 	{"ra_kb", KV_UINT, NULL, "maximum readahead window, KiB (default: the disk's)"},
 	{"ra_async", KV_BOOL, NULL, "0: on-demand without its look-ahead mark (no pipelining)"},
 	{"verify", KV_BOOL, NULL, "0: do not check the data read (default 1)"},
@@ -90,6 +92,13 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		specs[i] = (struct kv_spec){b->w->params[i].key, b->w->params[i].type,
 					    b->w->params[i].choices, b->w->params[i].help};
 	memcpy(&specs[n], common_specs, sizeof(common_specs));
+	if (argc == 1 && (!strcmp(argv[0], "help") || !strcmp(argv[0], "--help"))) {
+		char usage[48];
+
+		snprintf(usage, sizeof(usage), "bench %s [key=value...]", b->w->name);
+		kcmd_print_help(usage, b->w->help, specs, (int)(n + NR_COMMON));
+		return -EINVAL;
+	}
 	if (kv_parse(argv, argc, specs, (int)(n + NR_COMMON), vals, NULL, err, sizeof(err))) {
 		pr_err("bench %s: %s\n", b->w->name, err);
 		return -EINVAL;
@@ -141,18 +150,88 @@ static int parse_args(struct bench *b, int argc, char **argv)
 
 /* --- files and reads -------------------------------------------------------------------- */
 
+int bench_no_memory(struct bench *b, size_t bytes, const char *fmt, ...)
+{
+	char what[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	pr_err("bench %s: no memory for %s (%zu bytes)\n", b->w->name, what, bytes);
+	return -ENOMEM;
+}
+
+static void *alloc_checked(struct bench *b, size_t n, size_t size, const char *what, gfp_t gfp)
+{
+	size_t bytes;
+	void *p = NULL;
+
+	if (!__builtin_mul_overflow(n, size, &bytes))
+		p = __kmalloc(bytes, gfp);
+	else
+		bytes = SIZE_MAX;
+	if (!p)
+		bench_no_memory(b, bytes, "%s", what);
+	return p;
+}
+
+void *bench_alloc(struct bench *b, size_t n, size_t size, const char *what)
+{
+	return alloc_checked(b, n, size, what, GFP_KERNEL);
+}
+
+void *bench_zalloc(struct bench *b, size_t n, size_t size, const char *what)
+{
+	return alloc_checked(b, n, size, what, GFP_KERNEL | __GFP_ZERO);
+}
+
+int bench_error(struct bench *b, const char *path, const char *doing, int err)
+{
+	if (err == -ENOMEM)
+		pr_err("bench %s: %s: no memory to %s it (a %zu-byte allocation failed)\n",
+		       b->w->name, path, doing, mm_last_failure());
+	else
+		pr_err("bench %s: %s: cannot %s it (%s)\n", b->w->name, path, doing,
+		       vfs_errname(err));
+	return err;
+}
+
+struct thread *bench_thread_create(struct bench *b, int (*fn)(void *), void *arg, const char *what)
+{
+	struct thread *t = thread_create(b->w->name, fn, arg);
+
+	if (!t)
+		pr_err("bench %s: no memory for %s's thread (a %lu-byte stack)\n", b->w->name, what,
+		       (unsigned long)THREAD_STACK_SIZE);
+	return t;
+}
+
+bool bench_thread_start(struct bench *b)
+{
+	wait_event(b->gate, b->gate_state != 0);
+	return b->gate_state > 0;
+}
+
+void bench_threads_cancel(struct bench *b)
+{
+	b->gate_state = -1;
+	wake_up_all(&b->gate);
+}
+
 struct file *bench_open(struct bench *b, const char *path)
 {
 	int err;
 	struct file *f = vfs_open(path, &err);
 
 	if (!f) {
-		pr_err("bench %s: %s: cannot open (%d)\n", b->w->name, path, err);
+		b->open_err = bench_error(b, path, "open", err);
 		return NULL;
 	}
 	if (vfs_mode_ftype(f->f_inode->i_mode) != VFS_FT_REG) {
 		pr_err("bench %s: %s: not a regular file\n", b->w->name, path);
 		vfs_close(f);
+		b->open_err = -EINVAL;
 		return NULL;
 	}
 	file_ra_set_algo(&f->f_ra, b->ra);
@@ -192,11 +271,7 @@ loff_t bench_size(struct file *f)
 
 void *bench_buffer(struct bench *b, size_t len)
 {
-	void *p = kmalloc(len);
-
-	if (!p)
-		pr_err("bench %s: no memory for a %zu-byte buffer\n", b->w->name, len);
-	return p;
+	return bench_alloc(b, 1, len, "a read buffer");
 }
 
 uint64_t bench_rand(uint64_t *state)
@@ -381,8 +456,35 @@ static void model_snapshot(struct block_device *bdev, uint64_t *m)
 	m[7] = st->busy_ns;
 }
 
+/*
+ * The settings a phase runs with, as they take effect (the disk's window when
+ * ra_kb= was not given), so that a row of a suite can be run again by hand.
+ */
+static void print_settings(const struct bench *b, const struct file *f)
+{
+	unsigned long pages = f ? f->f_ra.ra_pages : b->ra_pages_given ? b->ra_pages
+			      : b->bdev		    ? b->bdev->bdi.ra_pages
+						    : ra_default_pages;
+
+	printf("bench: %s %s: ra=%s ra_kb=%lu%s%s%s verify=%d%s%s%s%s\n", b->w->name, b->test,
+	       b->ra->name, pages * PAGE_SIZE / 1024, b->ra_async ? "" : " ra_async=0",
+	       b->advice != FADV_NORMAL ? " advice=" : "",
+	       b->advice != FADV_NORMAL ? ra_fadvise_names[b->advice] : "", b->verify,
+	       f && f->f_path ? " file=" : "", f && f->f_path ? f->f_path : "",
+	       b->suite ? " suite=" : "", b->suite ? b->suite : "");
+}
+
+unsigned long bench_phase_calls;
+
 void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64_t expect)
 {
+	if (bench_phase_calls == ULONG_MAX)
+		bench_phase_calls = mm_fail_nth_calls();
+	b->phases++;
+	if (!b->gate_state) {
+		b->gate_state = 1;
+		wake_up_all(&b->gate);
+	}
 	snprintf(b->test, sizeof(b->test), "%s", test);
 	b->file = f;
 	b->ra_end_valid = !f;
@@ -411,6 +513,7 @@ void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64
 	b->next_progress = expect / 10;
 	b->extra_len = 0;
 	b->extra[0] = 0;
+	print_settings(b, f);
 	b->t0 = ktime_ns();
 }
 
@@ -477,17 +580,19 @@ int bench_phase_end(struct bench *b)
 	}
 	model_snapshot(b->bdev, m1);
 	b->secs = secs;
+	b->disk_reads = reads;
 	b->mbps = (double)b->bytes / 1e6 / secs;
 	b->stall_frac = (double)ra.stall_ns / (double)ns;
 	printf("bench: %s %s: %llu KiB in %.3f s: %.0f KB/s (%.2f MB/s), %llu calls, p50 %llu us "
-	       "p99 %llu us; disk %llu reads, avg %.1f KiB; ra %lu calls, %lu pages (%lu used, "
-	       "%lu thrashed); stall %.3f s; %s\n",
+	       "p99 %llu us; disk %llu reads, avg %.1f KiB, %llu buffer hits; ra %s %lu calls, "
+	       "%lu windows, %lu pages (%lu used, %lu thrashed); stall %.3f s; %s\n",
 	       b->w->name, b->test, (unsigned long long)(b->bytes >> 10), secs,
 	       (double)b->bytes / 1024 / secs, b->mbps, (unsigned long long)b->lat.count,
 	       (unsigned long long)(lat_percentile(&b->lat, 50) / 1000),
 	       (unsigned long long)(lat_percentile(&b->lat, 99) / 1000), (unsigned long long)reads,
-	       reads ? (double)sectors / 2.0 / (double)reads : 0.0, ra_stats_calls(&ra), ra.pages,
-	       ra.hit_pages, ra.thrashed_pages, (double)ra.stall_ns / 1e9,
+	       reads ? (double)sectors / 2.0 / (double)reads : 0.0,
+	       (unsigned long long)(m1[4] - b->model0[4]), b->ra->name, ra_stats_calls(&ra),
+	       ra.windows, ra.pages, ra.hit_pages, ra.thrashed_pages, (double)ra.stall_ns / 1e9,
 	       verified	      ? "verified"
 	       : !b->verify   ? "not checked (verify=0)"
 	       : b->bad_bytes ? "WRONG DATA"
@@ -567,8 +672,11 @@ int bench_run_argv(const struct bench_workload *w, int argc, char **argv, const 
 	struct bench *b = kzalloc(sizeof(*b));
 	int err;
 
-	if (!b)
+	if (!b) {
+		pr_err("bench %s: no memory for its state (%zu bytes)\n", w->name, sizeof(*b));
 		return -ENOMEM;
+	}
+	init_waitqueue_head(&b->gate);
 	b->w = w;
 	b->suite = suite;
 	err = parse_args(b, argc, argv);

@@ -32,6 +32,7 @@
 #include "fs/vfs.h"
 #include "kernel/kv.h"
 #include "kernel/result.h"
+#include "kernel/sched.h"
 
 #define BENCH_MAX_PARAMS  12
 #define BENCH_LAT_BUCKETS 512 /* 8 per power of two of nanoseconds */
@@ -103,14 +104,55 @@ struct bench {
 	size_t extra_len;
 	/* what the phase measured, for suites */
 	double secs, mbps, stall_frac;
+	uint64_t disk_reads; /* 0: the phase never touched the disk (served from the cache) */
 	int errors;
+	/* the workload's threads wait here for its first phase (bench_thread_start) */
+	struct wait_queue_head gate;
+	int gate_state;	     /* 0: closed, 1: the phase began, -1: the workload gave up */
+	int open_err;	     /* why the last bench_open() failed */
+	unsigned int phases; /* begun so far in this run */
 };
 
 /* A parameter's value (KV_UINT, KV_SIZE, KV_BOOL, KV_ENUM index). */
 uint64_t bench_u(struct bench *b, const char *key);
 const char *bench_s(struct bench *b, const char *key);
 
-/* Open @path with the run's readahead choice applied; NULL after a message naming it. */
+/*
+ * Running out of memory: a workload that cannot have all it needs stops
+ * before its phase begins, after one error line saying what had no memory
+ * and how many bytes were asked, and frees what it took (tests/qemu/oom.t
+ * checks every allocation of every workload with the failnth command).
+ *
+ * bench_no_memory() prints "error: bench NAME: no memory for WHAT (N bytes)"
+ * and returns -ENOMEM; bench_alloc()/bench_zalloc() are kmalloc/kzalloc
+ * that say so when they fail (@n items of @size: the product is checked).
+ */
+__printf(3, 4) int bench_no_memory(struct bench *b, size_t bytes, const char *fmt, ...);
+void *bench_alloc(struct bench *b, size_t n, size_t size, const char *what);
+void *bench_zalloc(struct bench *b, size_t n, size_t size, const char *what);
+/*
+ * One error line for an operation on @path that failed with @err: "no memory
+ * to DOING it (a N-byte allocation failed)" for -ENOMEM (the size from
+ * mm_last_failure()), "cannot DOING it (the error)" otherwise. Returns @err.
+ */
+int bench_error(struct bench *b, const char *path, const char *doing, int err);
+
+/*
+ * The threads a workload runs in a phase are all created before it: each
+ * one's function first calls bench_thread_start(), which waits until the
+ * phase begins (true: go on) or the workload gave up (false: return at
+ * once). bench_thread_create() prints the error if the thread's stack
+ * cannot be had; bench_threads_cancel() lets the waiting ones go.
+ */
+struct thread *bench_thread_create(struct bench *b, int (*fn)(void *), void *arg, const char *what);
+bool bench_thread_start(struct bench *b);
+void bench_threads_cancel(struct bench *b);
+
+/*
+ * Open @path with the run's readahead choice applied; NULL after one error
+ * line naming it (and, out of memory, how much was asked), the errno in
+ * b->open_err.
+ */
 struct file *bench_open(struct bench *b, const char *path);
 /* Close @f; inside a phase on its file, the phase keeps the file's final counters. */
 void bench_close(struct bench *b, struct file *f);
@@ -128,10 +170,20 @@ void bench_exact_cpu(bool on);
 void bench_drop_caches(void);
 /* Spin for @ns of compute, on the run's clock (virtual under QEMU -icount). */
 void bench_think(uint64_t ns);
-/* A kmalloc'd buffer, or NULL after a message. */
+/* A kmalloc'd read buffer, or NULL after bench_no_memory(). */
 void *bench_buffer(struct bench *b, size_t len);
 
-/* Start measuring a phase reading @expect bytes (for progress lines) of @f. */
+/*
+ * For the failnth command (bench/failnth.c): set to ULONG_MAX, the next
+ * phase to begin stores mm_fail_nth_calls() there, telling whether an
+ * injected allocation failure came before the run's first phase or in it.
+ */
+extern unsigned long bench_phase_calls;
+
+/*
+ * Start measuring a phase reading @expect bytes (for progress lines) of @f;
+ * the first phase lets the workload's threads go (bench_thread_start).
+ */
 void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64_t expect);
 /* Extra RESULT keys for the phase (before bench_phase_end). */
 void bench_result_u64(struct bench *b, const char *key, uint64_t v);

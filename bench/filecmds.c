@@ -38,6 +38,7 @@
 struct ra_measure {
 	struct block_device *bdev;
 	struct disk_stats before;
+	uint64_t hits0; /* the disk model's buffer hits at the start */
 	uint64_t t0;
 };
 
@@ -48,6 +49,7 @@ static void measure_start(struct ra_measure *m, struct file *f)
 	m->bdev = sb ? sb->s_bdev : NULL;
 	if (m->bdev)
 		m->before = m->bdev->stats;
+	m->hits0 = blk_model_buffer_hits(m->bdev);
 	m->t0 = ktime_ns();
 }
 
@@ -101,16 +103,20 @@ static struct file *open_regular(const char *cmd, const char *path, const struct
 	return f;
 }
 
-static void print_summary(const char *cmd, struct file *f, uint64_t bytes, uint32_t crc)
+static void print_summary(const char *cmd, struct file *f, const struct ra_measure *m,
+			  uint64_t bytes, uint32_t crc)
 {
+	uint64_t reads = m->bdev ? m->bdev->stats.ios[0] - m->before.ios[0] : 0;
 	struct ra_stats st;
 
 	ra_file_stats(&f->f_ra, &st);
-	printf("%s: %s: %llu bytes, crc32 %08x; readahead %s: %lu calls, %lu pages, %lu used, "
-	       "%lu thrashed, %lu sync + %lu async I/Os\n",
-	       cmd, f->f_path, (unsigned long long)bytes, crc, f->f_ra.algo->name,
-	       ra_stats_calls(&st), st.pages, st.hit_pages, st.thrashed_pages, st.sync_ios,
-	       st.async_ios);
+	printf("%s: %s: %llu bytes, crc32 %08x; %llu disk reads, %llu buffer hits; readahead %s: "
+	       "%lu calls, %lu windows, %lu pages, %lu used, %lu thrashed, %lu sync + %lu async "
+	       "I/Os\n",
+	       cmd, f->f_path, (unsigned long long)bytes, crc, (unsigned long long)reads,
+	       (unsigned long long)(blk_model_buffer_hits(m->bdev) - m->hits0), f->f_ra.algo->name,
+	       ra_stats_calls(&st), st.windows, st.pages, st.hit_pages, st.thrashed_pages,
+	       st.sync_ios, st.async_ios);
 }
 
 static int cmd_mmapcat(int argc, char **argv)
@@ -155,7 +161,7 @@ static int cmd_mmapcat(int argc, char **argv)
 		pr_err("mmapcat: %s: the fault at page %lu (offset %llu) failed (%d)\n", path,
 		       m.error_index, (unsigned long long)m.error_index << PAGE_SHIFT, err);
 	else
-		print_summary("mmapcat", f, (uint64_t)m.size, crc);
+		print_summary("mmapcat", f, &ms, (uint64_t)m.size, crc);
 	result_begin(&r, "mmapcat");
 	measure_result(&r, &ms, path, err ? 0 : (uint64_t)m.size, crc);
 	result_str(&r, "advice", filemap_advice_names[adv]);
@@ -226,7 +232,7 @@ static int cmd_splicecat(int argc, char **argv)
 		pr_err("splicecat: %s: failed at byte %llu (%d)\n", path, (unsigned long long)bytes,
 		       err);
 	else
-		print_summary("splicecat", f, bytes, crc);
+		print_summary("splicecat", f, &ms, bytes, crc);
 	result_begin(&r, "splicecat");
 	measure_result(&r, &ms, path, bytes, crc);
 	result_u64(&r, "splice_calls", calls);
@@ -617,7 +623,7 @@ static int cmd_cat(int argc, char **argv)
 	int64_t bad = -1;
 	uint64_t seed;
 	const char *path = NULL;
-	uint64_t bytes = 0, t0, t1, reads, sectors;
+	uint64_t bytes = 0, t0, t1, reads, sectors, hits0;
 	uint32_t crc = 0;
 	size_t bs = CAT_DEFAULT_BS;
 	struct result r;
@@ -671,6 +677,7 @@ static int cmd_cat(int argc, char **argv)
 	seed = pattern_seed(path);
 	bdev = f->f_inode->i_sb->s_bdev;
 	before = bdev->stats;
+	hits0 = blk_model_buffer_hits(bdev);
 	t0 = ktime_ns();
 	while ((n = vfs_read(f, buf, bs)) > 0) {
 		if (pattern && bad < 0)
@@ -702,12 +709,17 @@ static int cmd_cat(int argc, char **argv)
 			snprintf(check, sizeof(check), "crc32 %08x", crc);
 		else
 			snprintf(check, sizeof(check), "not checked");
+		struct ra_stats st;
+
+		ra_file_stats(&f->f_ra, &st);
 		printf("cat: %s: %llu bytes in %.3f s (%.2f MB/s), %s, %llu disk reads, "
-		       "average %.1f KiB\n",
+		       "average %.1f KiB, %llu buffer hits; readahead %s: %lu calls, %lu windows\n",
 		       path, (unsigned long long)bytes, secs,
 		       secs > 0 ? (double)bytes / 1e6 / secs : 0.0, check,
 		       (unsigned long long)reads,
-		       reads ? (double)sectors * SECTOR_SIZE / 1024 / (double)reads : 0.0);
+		       reads ? (double)sectors * SECTOR_SIZE / 1024 / (double)reads : 0.0,
+		       (unsigned long long)(blk_model_buffer_hits(bdev) - hits0), f->f_ra.algo->name,
+		       ra_stats_calls(&st), st.windows);
 	}
 	result_begin(&r, "cat");
 	result_str(&r, "path", path);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "bench/bench.h"
+#include "kernel/log.h"
 #include "mm/mm.h"
 
 static const char *const order_names[] = {"lockstep", "random", NULL};
@@ -34,17 +35,17 @@ static int interleave_run(struct bench *b)
 	void *buf;
 	int err = 0;
 
-	f = kzalloc(n * sizeof(*f));
-	pos = kzalloc(n * sizeof(*pos));
-	buf = bench_buffer(b, bs);
-	if (!f || !pos || !buf) {
+	f = bench_zalloc(b, n, sizeof(*f), "the streams' files");
+	pos = f ? bench_zalloc(b, n, sizeof(*pos), "the streams' positions") : NULL;
+	buf = pos ? bench_buffer(b, bs) : NULL;
+	if (!buf) {
 		err = -ENOMEM;
 		goto out;
 	}
 	for (uint64_t i = 0; i < n; i++) {
 		f[i] = share && i ? f[0] : bench_open(b, bench_s(b, "path"));
 		if (!f[i]) {
-			err = -ENOENT;
+			err = b->open_err;
 			goto out;
 		}
 	}
@@ -52,7 +53,7 @@ static int interleave_run(struct bench *b)
 		size = (uint64_t)bench_size(f[0]);
 	per = size / n / bs * bs;
 	if (!per) {
-		printf("bench interleave: the file is too small for %llu streams of %llu bytes\n",
+		pr_err("bench interleave: the file is too small for %llu streams of %llu bytes\n",
 		       (unsigned long long)n, (unsigned long long)bs);
 		err = -EINVAL;
 		goto out;

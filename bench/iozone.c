@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "kernel/log.h"
 #include "mm/mm.h"
 
 static const char *const tests_names[] = {"all",    "read",   "reread", "reverse",
@@ -56,15 +57,17 @@ static uint64_t record_of(int t, uint64_t k, uint64_t n, const uint32_t *perm)
 	}
 }
 
+/* One test; *@started false if it could not begin (its file would not open). */
 static int one_test(struct bench *b, int t, uint64_t size, uint64_t rec, void *buf,
-		    const uint32_t *perm)
+		    const uint32_t *perm, bool *started)
 {
 	uint64_t n = size / rec;
 	struct file *f = bench_open(b, bench_s(b, "path"));
 	int err = 0;
 
+	*started = f != NULL;
 	if (!f)
-		return -ENOENT;
+		return b->open_err;
 	bench_phase_begin(b, tests_names[t], f, n * rec);
 	for (uint64_t k = 0; k < n && !err; k++) {
 		loff_t pos = (loff_t)(record_of(t, k, n, perm) * rec);
@@ -93,13 +96,13 @@ static int iozone_run(struct bench *b)
 	struct file *f = bench_open(b, bench_s(b, "path"));
 
 	if (!f)
-		return -ENOENT;
+		return b->open_err;
 	if (!size || size > (uint64_t)bench_size(f))
 		size = (uint64_t)bench_size(f);
 	bench_close(b, f);
 	n = size / rec;
 	if (!n) {
-		printf("bench iozone: the file holds less than one %llu-byte record\n",
+		pr_err("bench iozone: the file holds less than one %llu-byte record\n",
 		       (unsigned long long)rec);
 		return -EINVAL;
 	}
@@ -107,23 +110,25 @@ static int iozone_run(struct bench *b)
 	if (!buf)
 		return -ENOMEM;
 	if (!only || only == T_RANDOM) {
-		perm = kmalloc(n * sizeof(*perm));
+		perm = bench_alloc(b, n, sizeof(*perm), "the random test's order of records");
 		if (!perm) {
 			kfree(buf);
-			printf("bench iozone: no memory for a permutation of %llu records\n",
-			       (unsigned long long)n);
 			return -ENOMEM;
 		}
 		bench_permutation(perm, n, 0x10203040506ULL);
 	}
 	for (int t = T_READ; t <= T_PREAD; t++) {
+		bool started;
 		int e;
 
 		if (only && t != only)
 			continue;
-		e = one_test(b, t, size, rec, buf, perm);
+		e = one_test(b, t, size, rec, buf, perm, &started);
 		if (e && !err)
 			err = e;
+		/* a test that could not begin stops the workload there */
+		if (!started)
+			break;
 	}
 	kfree(perm);
 	kfree(buf);

@@ -19,6 +19,7 @@
 
 #include "bench/bench.h"
 #include "bench/pattern.h"
+#include "kernel/log.h"
 #include "kernel/sched.h"
 #include "mm/mm.h"
 
@@ -75,6 +76,8 @@ static int oltp_fn(void *arg)
 	struct oltp_thread *t = arg;
 	struct oltp *o = t->o;
 
+	if (!bench_thread_start(o->b))
+		return 0;
 	while (o->next < o->transactions && !o->err) {
 		uint64_t k = o->next++;
 
@@ -105,17 +108,21 @@ static int oltp_run(struct bench *b)
 	o.pairs = bench_u(b, "pairs");
 	o.f = bench_open(b, bench_s(b, "path"));
 	if (!o.f)
-		return -ENOENT;
+		return b->open_err;
 	if (size > (uint64_t)bench_size(o.f))
 		size = (uint64_t)bench_size(o.f);
 	o.regions = size / OLTP_REGION;
-	o.cdf = kmalloc(o.regions * sizeof(*o.cdf));
-	o.region = kmalloc(o.regions * sizeof(*o.region));
-	th = kzalloc(nthreads * sizeof(*th));
-	if (!o.regions || !o.cdf || !o.region || !th) {
-		printf("bench oltp: %s\n",
-		       o.regions ? "no memory" : "the file holds no 1 MiB region");
-		err = o.regions ? -ENOMEM : -EINVAL;
+	if (!o.regions) {
+		pr_err("bench oltp: %s holds no 1 MiB region\n", bench_s(b, "path"));
+		err = -EINVAL;
+		goto out;
+	}
+	o.cdf = bench_alloc(b, o.regions, sizeof(*o.cdf), "the regions' Zipf distribution");
+	o.region =
+		o.cdf ? bench_alloc(b, o.regions, sizeof(*o.region), "the regions' order") : NULL;
+	th = o.region ? bench_zalloc(b, nthreads, sizeof(*th), "the threads' state") : NULL;
+	if (!th) {
+		err = -ENOMEM;
 		goto out;
 	}
 	for (uint64_t r = 0; r < o.regions; r++) {
@@ -125,26 +132,27 @@ static int oltp_run(struct bench *b)
 	for (uint64_t r = 0; r < o.regions; r++)
 		o.cdf[r] /= sum;
 	bench_permutation(o.region, o.regions, 0xdb); /* hot regions spread over the file */
+	/* every thread and its buffer before the phase: it starts with all of them or not at all */
 	for (uint64_t i = 0; i < nthreads && !err; i++) {
+		char what[24];
+
 		th[i].o = &o;
 		th[i].buf = bench_buffer(b, OLTP_READ);
-		if (!th[i].buf)
+		snprintf(what, sizeof(what), "client %llu", (unsigned long long)i);
+		th[i].t = th[i].buf ? bench_thread_create(b, oltp_fn, &th[i], what) : NULL;
+		if (!th[i].t)
 			err = -ENOMEM;
 	}
-	if (err)
+	if (err) {
+		bench_threads_cancel(b);
 		goto out;
+	}
 	snprintf(name, sizeof(name), "t%llu", (unsigned long long)nthreads);
 	bench_phase_begin(b, name, o.f, 0);
-	for (uint64_t i = 0; i < nthreads && !o.err; i++) {
-		th[i].t = thread_create("oltp", oltp_fn, &th[i]);
-		if (!th[i].t) {
-			printf("bench oltp: no memory for thread %llu\n", (unsigned long long)i);
-			o.err = -ENOMEM;
-		}
+	for (uint64_t i = 0; i < nthreads; i++) {
+		thread_join(th[i].t);
+		th[i].t = NULL;
 	}
-	for (uint64_t i = 0; i < nthreads; i++)
-		if (th[i].t)
-			thread_join(th[i].t);
 	err = o.err;
 	bench_result_u64(b, "threads", nthreads);
 	bench_result_u64(b, "transactions", o.transactions);
@@ -153,9 +161,11 @@ static int oltp_run(struct bench *b)
 	if (bench_phase_end(b))
 		err = -EIO;
 out:
-	if (th)
-		for (uint64_t i = 0; i < nthreads; i++)
-			kfree(th[i].buf);
+	for (uint64_t i = 0; th && i < nthreads; i++) {
+		if (th[i].t)
+			thread_join(th[i].t);
+		kfree(th[i].buf);
+	}
 	kfree(th);
 	kfree(o.cdf);
 	kfree(o.region);

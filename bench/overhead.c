@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "kernel/log.h"
 #include "mm/mm.h"
 
 static const char *const overhead_tests[] = {"all",	 "seq1-sparse",	 "seq1-hot", "seq256-hot",
@@ -50,7 +51,15 @@ struct walk {
 	char path[VFS_PATH_MAX];
 	size_t len;
 	int files, errors, depth;
+	int err; /* the first error's errno */
 };
+
+static void walk_error(struct walk *w, int err)
+{
+	w->errors++;
+	if (!w->err)
+		w->err = err;
+}
 
 static void walk_dir(struct walk *w);
 
@@ -66,7 +75,9 @@ static int walk_entry(void *ctx, const char *name, unsigned int namelen, uint32_
 	if (ftype != VFS_FT_REG && ftype != VFS_FT_DIR)
 		return 0;
 	if (w->len + namelen + 2 >= sizeof(w->path)) {
-		w->errors++;
+		pr_err("bench overhead: %s/%.*s: a path longer than %zu bytes\n", w->path,
+		       (int)namelen, name, sizeof(w->path) - 1);
+		walk_error(w, -ENAMETOOLONG);
 		return 0;
 	}
 	w->path[w->len++] = '/';
@@ -83,10 +94,11 @@ static int walk_entry(void *ctx, const char *name, unsigned int namelen, uint32_
 		struct file *f = bench_open(w->b, w->path);
 
 		if (!f) {
-			w->errors++;
+			walk_error(w, w->b->open_err);
 		} else {
+			/* a failed read was reported by the read path */
 			if (!read_all(w->b, f, w->buf, 64 << 10, UINT64_MAX))
-				w->errors++;
+				walk_error(w, -EIO);
 			w->files++;
 			bench_close(w->b, f);
 		}
@@ -102,17 +114,18 @@ static void walk_dir(struct walk *w)
 	struct file *d = vfs_open(w->path, &err);
 
 	if (!d) {
-		w->errors++;
+		walk_error(w, bench_error(w->b, w->path, "open", err));
 		return;
 	}
-	if (vfs_readdir(d, walk_entry, w))
-		w->errors++;
+	err = vfs_readdir(d, walk_entry, w);
+	if (err < 0)
+		walk_error(w, bench_error(w->b, w->path, "list", err));
 	vfs_close(d);
 }
 
 static int tree(struct bench *b, void *buf, bool measured)
 {
-	struct walk *w = kzalloc(sizeof(*w));
+	struct walk *w = bench_zalloc(b, 1, sizeof(*w), "walking the tree");
 	int err;
 
 	if (!w)
@@ -130,7 +143,7 @@ static int tree(struct bench *b, void *buf, bool measured)
 	walk_dir(w);
 	if (measured)
 		bench_result_u64(b, "files", (uint64_t)w->files);
-	err = w->errors ? -EIO : 0;
+	err = w->err;
 	if (w->errors)
 		printf("bench overhead: %s: %d files or directories could not be read\n",
 		       bench_s(b, "tree"), w->errors);
@@ -158,27 +171,31 @@ static int one(struct bench *b, int t, void *buf)
 		bench_drop_caches();
 	f = bench_open(b, path);
 	if (!f)
-		return -ENOENT;
+		return b->open_err;
 	if (!size || size > (uint64_t)bench_size(f) || t == SEQ1_HOT || t == SEQ256_HOT)
 		size = (uint64_t)bench_size(f);
 	if (t == SEQ1_HOT || t == SEQ256_HOT) {
 		/* warm: read it once, unmeasured, then from the start again */
 		struct file *w = bench_open(b, path);
 
-		if (!w || !read_all(b, w, buf, 1 << 20, size))
-			err = -EIO;
+		/* a failed read was reported by the read path; the test does not begin */
+		err = !w ? b->open_err : !read_all(b, w, buf, 1 << 20, size) ? -EIO : 0;
 		if (w)
 			bench_close(b, w);
+		if (err) {
+			bench_close(b, f);
+			return err;
+		}
 	}
 	bench_phase_begin(b, overhead_tests[t], f, 0);
-	if (!err && t == RAND1_SPARSE) {
+	if (t == RAND1_SPARSE) {
 		uint64_t pages = size / 4096;
 
 		for (uint64_t k = 0; k < pages && !err; k++)
 			if (bench_pread(b, f, buf, 4096,
 					(loff_t)(bench_rand(&rng) % pages) * 4096) != 4096)
 				err = -EIO;
-	} else if (!err) {
+	} else {
 		if (!read_all(b, f, buf, t == SEQ256_HOT ? 256 * 4096 : 4096, size))
 			err = -EIO;
 	}
@@ -197,6 +214,7 @@ static int overhead_run(struct bench *b)
 		return -ENOMEM;
 	bench_exact_cpu(true);
 	for (int t = SEQ1_SPARSE; t <= RAND1_SPARSE; t++) {
+		unsigned int phases = b->phases;
 		int e;
 
 		if (only && t != only)
@@ -204,6 +222,9 @@ static int overhead_run(struct bench *b)
 		e = one(b, t, buf);
 		if (e && !err)
 			err = e;
+		/* a test that could not begin stops the workload there */
+		if (e && b->phases == phases)
+			break;
 	}
 	bench_exact_cpu(false);
 	kfree(buf);

@@ -26,7 +26,7 @@ static int pipe_run(struct bench *b)
 	int err = 0;
 
 	if (!f)
-		return -ENOENT;
+		return b->open_err;
 	if (!size || size > (uint64_t)bench_size(f))
 		size = (uint64_t)bench_size(f);
 	buf = bench_buffer(b, 4096);

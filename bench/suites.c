@@ -35,6 +35,7 @@
 struct bench_suite {
 	const char *name;
 	const char *const *runs;
+	const char *note; /* printed above the table: what a reader must know to read it */
 };
 
 #define PIPE(t) "pipeline think=" #t, "pipeline think=" #t " ra_async=0"
@@ -128,7 +129,8 @@ static const char *const seeds_concurrent_runs[] = {
 /* clang-format on */
 
 static const struct bench_suite suites[] = {
-	{"smoke", smoke_runs},
+	{"smoke", smoke_runs,
+	 "its 16 MiB file fits in memory: after the first read, rows marked cached read no disk"},
 	{"quick", quick_runs},
 	{"seeds", seeds_runs},
 	{"seeds-concurrent", seeds_concurrent_runs},
@@ -144,6 +146,7 @@ struct row {
 	const char *unit;
 	double v[MAX_RA];
 	bool have[MAX_RA];
+	bool cached[MAX_RA]; /* the run read nothing from the disk */
 };
 
 static struct row rows[MAX_ROWS];
@@ -205,6 +208,7 @@ void bench_suite_record(const struct bench *b, int col)
 	if (r) {
 		r->v[col] = v;
 		r->have[col] = true;
+		r->cached[col] = !b->disk_reads;
 	}
 }
 
@@ -221,21 +225,46 @@ static void print_row_label(const struct row *r, int width)
 	printf("%*s %5s", width, q, r->unit);
 }
 
+/* Say which runs of a row never touched the disk: their figures are the page cache's. */
+static void print_cached(const struct row *r, const struct ra_algorithm *const *ra, int nra)
+{
+	int n = 0, have = 0;
+
+	for (int c = 0; c < nra; c++) {
+		have += r->have[c];
+		n += r->have[c] && r->cached[c];
+	}
+	if (!n)
+		return;
+	if (n == have) {
+		printf("  (cached: no disk reads)");
+		return;
+	}
+	printf("  (cached, no disk reads:");
+	for (int c = 0; c < nra; c++)
+		if (r->have[c] && r->cached[c])
+			printf(" %s", ra[c]->title);
+	printf(")");
+}
+
 /*
  * The seeds' format for two algorithms: a column each and the gain of the
  * second over the first. With more, a narrower column each and, after
  * every one but the first, its change against the first.
  */
-static void print_table(const char *suite, const struct ra_algorithm *const *ra, int nra)
+static void print_table(const struct bench_suite *suite, const struct ra_algorithm *const *ra,
+			int nra)
 {
 	bool wide = nra <= 2;
 
 	if (wide)
-		printf("\nbench suite %s: the seeds' table (gain: %s over %s)\n", suite,
+		printf("\nbench suite %s: the seeds' table (gain: %s over %s)\n", suite->name,
 		       ra[nra - 1]->title, ra[0]->title);
 	else
 		printf("\nbench suite %s: one column per algorithm, each with its change against "
-		       "%s\n", suite, ra[0]->title);
+		       "%s\n", suite->name, ra[0]->title);
+	if (suite->note)
+		printf("bench suite %s: %s\n", suite->name, suite->note);
 	printf("%*s", wide ? 42 : 36, "");
 	for (int c = 0; c < nra; c++)
 		printf(wide ? " %14s" : c ? " %11s%8s" : " %11s", ra[c]->title, "");
@@ -259,6 +288,7 @@ static void print_table(const char *suite, const struct ra_algorithm *const *ra,
 		}
 		if (wide && nra > 1 && r->have[0] && r->have[nra - 1] && r->v[0] != 0)
 			printf("   %+6.1f%%", (r->v[nra - 1] - r->v[0]) / r->v[0] * 100);
+		print_cached(r, ra, nra);
 		printf("\n");
 	}
 }
@@ -379,11 +409,12 @@ static int run_suite(const char *name, const char *ra_list)
 		for (const char *const *line = s->runs; *line; line++)
 			if (run_line(*line, ra[c], name, c))
 				failed++;
-	print_table(name, ra, nra);
+	print_table(s, ra, nra);
 	printf("bench suite %s: %d runs failed, %.1f s\n", name, failed,
 	       (double)(ktime_ns() - t0) / 1e9);
 	/* one RESULT a row (a suite's rows would not fit one line), then the summary */
 	for (int i = 0; i < nr_rows; i++) {
+		char cached[160];
 		struct result r;
 
 		result_begin(&r, "bench-row");
@@ -393,6 +424,13 @@ static int run_suite(const char *name, const char *ra_list)
 		for (int c = 0; c < nra; c++)
 			if (rows[i].have[c])
 				result_double(&r, ra[c]->name, rows[i].v[c], 4);
+		cached[0] = '\0';
+		for (int c = 0, n = 0; c < nra; c++)
+			if (rows[i].have[c] && rows[i].cached[c])
+				n += snprintf(cached + n, sizeof(cached) - (size_t)n, "%s%s",
+					      n ? "," : "", ra[c]->name);
+		if (cached[0])
+			result_str(&r, "cached", cached);
 		result_end(&r);
 	}
 	{
@@ -407,6 +445,8 @@ static int run_suite(const char *name, const char *ra_list)
 		result_begin(&r, "bench-suite");
 		result_str(&r, "suite", name);
 		result_str(&r, "ra", order);
+		if (s->note)
+			result_str(&r, "note", s->note);
 		result_u64(&r, "failed", (uint64_t)failed);
 		result_u64(&r, "rows", (uint64_t)nr_rows);
 		result_str(&r, "clock", ktime_clock_name());
@@ -421,6 +461,14 @@ static int cmd_bench(int argc, char **argv)
 
 	if (argc < 2) {
 		list_workloads();
+		return 0;
+	}
+	if (kcmd_wants_help(argc, argv)) {
+		const struct kcmd *c = kcmd_find("bench");
+
+		printf("usage: %s\n  %s\n", c->usage, c->help);
+		list_workloads();
+		kcmd_help_done();
 		return 0;
 	}
 	if (!strncmp(argv[1], "suite=", 6)) {

@@ -11,6 +11,7 @@
 
 #include "bench/bench.h"
 #include "bench/pattern.h"
+#include "kernel/log.h"
 #include "kernel/sched.h"
 #include "mm/mm.h"
 
@@ -50,6 +51,8 @@ static int sb_fn(void *arg)
 	struct sb_thread *t = arg;
 	struct sb_shared *s = t->s;
 
+	if (!bench_thread_start(s->b))
+		return 0;
 	while (s->next < s->requests && !s->err) {
 		uint64_t k = s->next++;
 		ssize_t n =
@@ -65,7 +68,7 @@ static int sysbench_run(struct bench *b)
 {
 	struct sb_shared s = {.b = b};
 	uint64_t nthreads = bench_u(b, "threads");
-	struct sb_thread *th;
+	struct sb_thread *th = NULL;
 	char name[24];
 	int err = 0;
 
@@ -74,45 +77,54 @@ static int sysbench_run(struct bench *b)
 	s.random = bench_u(b, "mode") == 0;
 	s.f = bench_open(b, bench_s(b, "path"));
 	if (!s.f)
-		return -ENOENT;
+		return b->open_err;
 	s.blocks = (uint64_t)bench_size(s.f) / s.bs;
-	th = kzalloc(nthreads * sizeof(*th));
-	if (!th || !s.blocks) {
-		bench_close(b, s.f);
-		kfree(th);
-		printf("bench sysbench: %s\n", th ? "the file holds no whole block" : "no memory");
-		return th ? -EINVAL : -ENOMEM;
+	if (!s.blocks) {
+		pr_err("bench sysbench: %s holds no whole %llu-byte block\n", bench_s(b, "path"),
+		       (unsigned long long)s.bs);
+		err = -EINVAL;
+		goto out;
 	}
+	th = bench_zalloc(b, nthreads, sizeof(*th), "the threads' state");
+	if (!th) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* every thread and its buffer before the phase: it starts with all of them or not at all */
 	for (uint64_t i = 0; i < nthreads && !err; i++) {
+		char what[24];
+
 		th[i].s = &s;
 		th[i].buf = bench_buffer(b, s.bs);
-		if (!th[i].buf)
+		snprintf(what, sizeof(what), "worker %llu", (unsigned long long)i);
+		th[i].t = th[i].buf ? bench_thread_create(b, sb_fn, &th[i], what) : NULL;
+		if (!th[i].t)
 			err = -ENOMEM;
+	}
+	if (err) {
+		bench_threads_cancel(b);
+		goto out;
 	}
 	snprintf(name, sizeof(name), "%s-t%llu", mode_names[bench_u(b, "mode")],
 		 (unsigned long long)nthreads);
 	bench_phase_begin(b, name, s.f, s.requests * s.bs);
-	for (uint64_t i = 0; i < nthreads && !err; i++) {
-		th[i].t = thread_create("sysbench", sb_fn, &th[i]);
-		if (!th[i].t) {
-			printf("bench sysbench: no memory for thread %llu\n",
-			       (unsigned long long)i);
-			s.err = err = -ENOMEM;
-		}
+	for (uint64_t i = 0; i < nthreads; i++) {
+		thread_join(th[i].t);
+		th[i].t = NULL;
 	}
-	for (uint64_t i = 0; i < nthreads; i++)
-		if (th[i].t)
-			thread_join(th[i].t);
-	if (s.err && !err)
-		err = s.err;
+	err = s.err;
 	bench_result_u64(b, "threads", nthreads);
 	bench_result_u64(b, "requests", s.requests);
 	if (bench_phase_end(b))
 		err = -EIO;
-	bench_close(b, s.f);
-	for (uint64_t i = 0; i < nthreads; i++)
+out:
+	for (uint64_t i = 0; th && i < nthreads; i++) {
+		if (th[i].t)
+			thread_join(th[i].t);
 		kfree(th[i].buf);
+	}
 	kfree(th);
+	bench_close(b, s.f);
 	return err;
 }
 

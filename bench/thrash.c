@@ -78,6 +78,8 @@ static int reader_fn(void *arg)
 	struct reader *r = arg;
 	uint64_t last = 0; /* when the last read began */
 
+	if (!bench_thread_start(r->b))
+		return 0;
 	if (r->start_ns > ktime_ns())
 		sleep_ns(r->start_ns - ktime_ns());
 	r->t0 = ktime_ns();
@@ -346,29 +348,31 @@ static int thrash_run(struct bench *b)
 	} else {
 		probe = bench_open(b, bench_s(b, "path"));
 		if (!probe)
-			return -ENOENT;
+			return b->open_err;
 		size = (uint64_t)bench_size(probe);
 		bench_close(b, probe);
 		per = size / nstreams / 4096 * 4096;
 		if (per < bs) {
-			printf("bench thrash: %s is too small for %llu readers of %llu-byte reads\n",
+			pr_err("bench thrash: %s is too small for %llu readers of %llu-byte reads\n",
 			       bench_s(b, "path"), (unsigned long long)nstreams,
 			       (unsigned long long)bs);
 			return -EINVAL;
 		}
 	}
-	rd = kzalloc(nstreams * sizeof(*rd));
+	rd = bench_zalloc(b, nstreams, sizeof(*rd), "the readers' state");
 	if (!rd) {
 		free_paths(sf.paths, sf.n);
 		return -ENOMEM;
 	}
 	/*
-	 * Every reader's thread, file and buffer are set up now, before memory
-	 * is short: a thread stack is an order-3 allocation, which a fragmented,
-	 * thrashing page cache may not give for a long time.
+	 * Every reader's thread, file and buffer are set up now, before the
+	 * phase and before memory is short (a thread stack is an order-3
+	 * allocation, which a fragmented, thrashing page cache may not give for
+	 * a long time): the run starts with all its readers or not at all.
 	 */
 	for (unsigned int i = 0; i < nstreams && !err; i++) {
 		struct reader *r = &rd[i];
+		char what[24];
 
 		r->b = b;
 		r->rate = rate;
@@ -379,16 +383,21 @@ static int thrash_run(struct bench *b)
 		r->end = r->start + (loff_t)per;
 		r->buf = bench_buffer(b, bs);
 		r->f = r->buf ? bench_open(b, files ? sf.paths[i] : bench_s(b, "path")) : NULL;
-		if (!r->f) {
-			err = -ENOMEM;
-			break;
-		}
-		r->f->f_pos = r->start;
-		if (files)
+		if (r->f)
+			r->f->f_pos = r->start;
+		if (r->f && files)
 			r->end = bench_size(r->f);
+		snprintf(what, sizeof(what), "reader %u", i + 1);
+		r->t = r->f ? bench_thread_create(b, reader_fn, r, what) : NULL;
+		if (!r->t)
+			err = r->buf && !r->f ? b->open_err : -ENOMEM;
 	}
 	free_paths(sf.paths, sf.n);
-	if (trace && !err) {
+	if (err) {
+		bench_threads_cancel(b);
+		goto out;
+	}
+	if (trace) {
 		struct reader *r = &rd[trace - 1];
 
 		ts.r = r;
@@ -401,19 +410,18 @@ static int thrash_run(struct bench *b)
 		ts.events = ra_trace_total();
 		ra_trace_watch = &ts.watch;
 	}
+	/*
+	 * The readers go once the phase begins, but run only when this thread
+	 * first sleeps (threads are cooperative): their start times, set before
+	 * that, count from the phase's start.
+	 */
 	bench_phase_begin(b, "thrash", NULL, 0);
 	bench_sample(b, &prev);
 	t0 = ktime_ns();
 	next = t0;
 	end_ns = t0 + (nstreams - 1) * interval + tail;
-	for (unsigned int i = 0; i < nstreams && !err; i++) {
+	for (unsigned int i = 0; i < nstreams; i++)
 		rd[i].start_ns = t0 + i * interval;
-		rd[i].t = thread_create("thrash", reader_fn, &rd[i]);
-		if (!rd[i].t) {
-			printf("bench thrash: no memory for reader %u's thread\n", i);
-			err = -ENOMEM;
-		}
-	}
 	while (ktime_ns() < end_ns && !err) {
 		uint64_t now = ktime_ns();
 
@@ -471,15 +479,16 @@ static int thrash_run(struct bench *b)
 	}
 	stop = true;
 	ra_trace_watch = NULL;
+	/* the readers' files close inside the phase: their counters add up into it */
 	for (unsigned int i = 0; i < nstreams; i++) {
-		if (rd[i].t) {
-			thread_join(rd[i].t);
-			if (rd[i].err && !err)
-				err = rd[i].err;
-		}
-		if (rd[i].f)
-			bench_close(b, rd[i].f);
+		thread_join(rd[i].t);
+		rd[i].t = NULL;
+		if (rd[i].err && !err)
+			err = rd[i].err;
+		bench_close(b, rd[i].f);
+		rd[i].f = NULL;
 		kfree(rd[i].buf);
+		rd[i].buf = NULL;
 	}
 	bench_sample(b, &cur);
 	bench_result_double(b, "max_mbps", max_mbps, 3);
@@ -497,6 +506,14 @@ static int thrash_run(struct bench *b)
 		bench_result_u64(b, "trace", trace);
 	if (bench_phase_end(b))
 		err = -EIO;
+out:
+	for (unsigned int i = 0; i < nstreams; i++) {
+		if (rd[i].t)
+			thread_join(rd[i].t);
+		if (rd[i].f)
+			bench_close(b, rd[i].f);
+		kfree(rd[i].buf);
+	}
 	kfree(rd);
 	return err;
 }

@@ -711,11 +711,24 @@ static int cmd_rawread(int argc, char **argv)
 	seed = v[7].present ? v[7].u : 1;
 	if (!seed)
 		seed = 0x9E3779B97F4A7C15ULL; /* xorshift has no zero state */
-	qd = min(qd, count);
+	if (qd > count) {
+		printf("rawread: qd=%llu is more than the %llu reads of %s=%llu: lowered to %llu\n",
+		       (unsigned long long)qd, (unsigned long long)count, v[4].present ? "count" : "mb",
+		       (unsigned long long)(v[4].present ? v[4].u : v[5].u),
+		       (unsigned long long)count);
+		qd = count;
+	}
 	lat = kmalloc(count * sizeof(*lat));
-	if (!lat || io_setup(&e, bdev, (unsigned int)qd, (uint32_t)(bs * 1024), 0, false)) {
-		pr_err("rawread: out of memory for %llu x %llu KiB buffers\n",
-		       (unsigned long long)qd, (unsigned long long)bs);
+	if (!lat) {
+		pr_err("rawread: no memory for the latencies of %llu reads (%llu bytes)\n",
+		       (unsigned long long)count, (unsigned long long)(count * sizeof(*lat)));
+		err = -ENOMEM;
+		goto out;
+	}
+	if (io_setup(&e, bdev, (unsigned int)qd, (uint32_t)(bs * 1024), 0, false)) {
+		pr_err("rawread: no memory for %llu buffers of %llu KiB (%llu bytes)\n",
+		       (unsigned long long)qd, (unsigned long long)bs,
+		       (unsigned long long)(qd * bs * 1024));
 		err = -ENOMEM;
 		goto out;
 	}

@@ -922,6 +922,11 @@ void result_timing(struct result *r, const struct block_device *bdev)
 		result_str(r, "disk_kind", blk_disk_kind(bdev));
 }
 
+uint64_t blk_model_buffer_hits(const struct block_device *bdev)
+{
+	return bdev && bdev->dmodel ? dm_stats(bdev->dmodel)->buffer_hits : 0;
+}
+
 void blk_reset_stats(struct block_device *bdev)
 {
 	unsigned int in_flight[2] = {bdev->stats.in_flight[0], bdev->stats.in_flight[1]};
@@ -929,8 +934,11 @@ void blk_reset_stats(struct block_device *bdev)
 	memset(&bdev->stats, 0, sizeof(bdev->stats));
 	bdev->stats.in_flight[0] = in_flight[0];
 	bdev->stats.in_flight[1] = in_flight[1];
-	if (bdev->queue)
+	if (bdev->queue) {
 		bdev->queue->stamp_ns = ktime_ns();
+		/* the elevator's counters are printed with the disk's: they go too */
+		memset(&bdev->queue->elv, 0, sizeof(bdev->queue->elv));
+	}
 	if (bdev->dmodel)
 		dm_reset_stats(bdev->dmodel);
 	bdev->model_late = bdev->model_late_tsc = 0;

@@ -64,17 +64,19 @@ static void report_past_end(struct block_device *bdev, pgoff_t index, unsigned i
 	       bdev->name, n, index, (unsigned long long)bdev->nr_sectors);
 }
 
-/* Read the @n consecutive pages @pages[0..n) (n <= BIO_MAX_VECS) in one bio. */
-static void read_run(struct block_device *bdev, struct page **pages, unsigned int n)
+/*
+ * Read the @n consecutive pages @pages[0..n) (n <= BIO_MAX_VECS) in one bio.
+ * Without memory for the bio the pages fail and -ENOMEM goes back to the
+ * caller, who says what it was reading (readahead's callers read again).
+ */
+static int read_run(struct block_device *bdev, struct page **pages, unsigned int n)
 {
 	struct bio *bio = bio_alloc(n);
 
 	if (!bio) {
-		pr_err("%s: out of memory reading pages %lu-%lu\n", bdev->name, pages[0]->index,
-		       pages[n - 1]->index);
 		for (unsigned int i = 0; i < n; i++)
 			fail_page(pages[i]);
-		return;
+		return -ENOMEM;
 	}
 	bio->bi_op = REQ_OP_READ;
 	bio->bi_sector = (sector_t)pages[0]->index * SECTORS_PER_PAGE;
@@ -89,6 +91,7 @@ static void read_run(struct block_device *bdev, struct page **pages, unsigned in
 		bio_add_page(bio, pages[i], len, 0);
 	}
 	submit_bio(bdev, bio);
+	return 0;
 }
 
 int blkdev_readpage(struct file *filp, struct page *page)
@@ -106,8 +109,7 @@ int blkdev_readpage(struct file *filp, struct page *page)
 		fail_page(page);
 		return -EIO;
 	}
-	read_run(bdev, &page, 1);
-	return 0;
+	return read_run(bdev, &page, 1);
 }
 
 int blkdev_readpages(struct address_space *mapping, struct file *filp, struct list_head *pages,

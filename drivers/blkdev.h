@@ -277,7 +277,9 @@ void blk_run_queue(struct block_device *bdev);
 /* Forget every disk (host tests only: the structures stay the caller's). */
 void blk_reset_disks(void);
 #endif
-/* Zero the counters of @bdev (in-flight counts stay). */
+/* Commands the disk model served from its buffer so far (0 without a model). */
+uint64_t blk_model_buffer_hits(const struct block_device *bdev);
+/* Zero every counter diskstats prints for @bdev: the disk's, its elevator's, its model's (not in-flight counts). */
 void blk_reset_stats(struct block_device *bdev);
 
 #endif

@@ -32,6 +32,9 @@ static int bdev_read_bytes(struct ext2_sb_info *sbi, struct block_device *bdev, 
 		return -EINVAL;
 	}
 	page = read_cache_page(&bdev->bd_mapping, pos >> PAGE_SHIFT, NULL);
+	/* running out of memory says nothing about the disk: the caller reports it */
+	if (PTR_ERR(page) == -ENOMEM)
+		return -ENOMEM;
 	if (IS_ERR(page)) {
 		ext2_error(sbi, "I/O error %ld reading bytes %llu-%llu of the disk", PTR_ERR(page),
 			   (unsigned long long)pos, (unsigned long long)(pos + len - 1));
@@ -57,6 +60,8 @@ int ext2_bread(struct ext2_sb_info *sbi, uint32_t blk, struct ext2_buf *bh)
 		return err;
 	pos = sb->s_start + ((uint64_t)blk << sb->s_blocksize_bits);
 	page = read_cache_page(&bdev->bd_mapping, pos >> PAGE_SHIFT, NULL);
+	if (PTR_ERR(page) == -ENOMEM)
+		return -ENOMEM;
 	if (IS_ERR(page)) {
 		ext2_error(sbi, "I/O error %ld reading block %u (disk %s page %llu)", PTR_ERR(page),
 			   blk, bdev->name, (unsigned long long)(pos >> PAGE_SHIFT));

@@ -1,7 +1,7 @@
 # The ext2 reader builds on the host: everything in fs/ but the boot-time
 # mount and the shell commands (fs/mount.c, fs/ext2-cmd.c).
 #   build/host/test_ext2   validation rules, then whole images from tools/mkimage
-#   build/host/fuzz_ext2   libFuzzer harness (clang): make fuzz FUZZ_SECONDS=N
+#   build/host/fuzz_ext2   libFuzzer harness (clang): make fuzz-ext2 FUZZ_SECONDS=N
 FS_HOST_SRCS := fs/ext2-validate.c fs/ext2-super.c fs/ext2-inode.c fs/ext2-dir.c \
 	fs/ext2-namei.c fs/ext2-readpages.c fs/mpage.c fs/vfs.c
 HOST_SRCS += $(FS_HOST_SRCS)
@@ -27,8 +27,9 @@ $(BUILD)/host/fuzz_ext2: $(wildcard fs/*.[ch] mm/*.[ch] drivers/*.[ch] kernel/*.
 	@mkdir -p $(dir $@)
 	@echo "  CLANG   $@"
 	@$(CLANG) $(FUZZ_CFLAGS) -o $@ $(FUZZ_SRCS) -lm
-fuzz: $(BUILD)/host/fuzz_ext2 ext2-images
+fuzz-ext2: $(BUILD)/host/fuzz_ext2 ext2-images
 	@mkdir -p $(BUILD)/fuzz-ext2/corpus $(BUILD)/fuzz-ext2/crashes
 	$(BUILD)/host/fuzz_ext2 -max_total_time=$(FUZZ_SECONDS) -max_len=262144 -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz-ext2/crashes/ \
 		$(BUILD)/fuzz-ext2/corpus $(BUILD)/img/fuzz
+.PHONY: fuzz-ext2

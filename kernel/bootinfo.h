@@ -6,30 +6,29 @@
 #ifndef KERNEL_BOOTINFO_H
 #define KERNEL_BOOTINFO_H
 
-#include "kernel/types.h"
-
-#define BOOT_MAX_REGIONS 64
-
-enum { MEM_USABLE = 1, MEM_RESERVED, MEM_ACPI, MEM_NVS, MEM_BAD };
-
-struct boot_region {
-	uint64_t base, len;
-	uint32_t type;
-};
+#include "kernel/e820.h"
 
 struct bootinfo {
 	int protocol;			/* 1 or 2 */
 	char cmdline[1024];
+	size_t cmdline_len;		/* as the loader gave it: more than fits is an error */
 	char loader[64];
-	struct boot_region regions[BOOT_MAX_REGIONS];
+	struct boot_region regions[BOOT_MAX_REGIONS];	/* the map as the loader gave it */
 	int nr_regions;
+	struct boot_region map[2 * BOOT_MAX_REGIONS];	/* sanitized (kernel/e820.h): as used */
+	int nr_map;
+	struct e820_report map_report;
 };
 
 extern struct bootinfo bootinfo;
 
-/* Returns 0, or -EINVAL (with a message printed) for an unknown magic or a bad structure. */
+/*
+ * Copy out what the loader gave and sanitize its memory map. Returns 0, or
+ * -EINVAL (with a message printed) for an unknown magic, a bad structure or
+ * a memory map of more than BOOT_MAX_REGIONS entries.
+ */
 int bootinfo_parse(uint32_t magic, uint32_t info);
+/* The loader, the command line and the memory map as used (and as given, if different). */
 void bootinfo_print(void);
-const char *mem_type_name(uint32_t type);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * The kernel's shell: run=CMD[;CMD...] from the command line, one command
- * after another. Built-in commands: help, selftest, fault, halt, sleep.
+ * after another. Built-in commands: help, selftest, fault, sleep. Every
+ * command answers `CMD help` with its usage and keys (kcmd_args()).
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,8 +13,6 @@
 #include "kernel/time.h"
 #include "kernel/sched.h"
 
-#define MAX_ARGS 32
-
 extern const struct kcmd __start_kcmds[], __stop_kcmds[];
 
 const struct kcmd *kcmd_find(const char *name)
@@ -24,11 +23,44 @@ const struct kcmd *kcmd_find(const char *name)
 	return NULL;
 }
 
+/* Set when a command printed its help instead of running: the shell counts that a success. */
+static bool kcmd_help_printed;
+
+bool kcmd_wants_help(int argc, char **argv)
+{
+	return argc == 2 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help"));
+}
+
+void kcmd_print_help(const char *usage, const char *what, const struct kv_spec *specs, int n)
+{
+	char accepts[160];
+
+	printf("usage: %s\n  %s\n", usage, what);
+	for (int i = 0; i < n; i++) {
+		kv_describe(&specs[i], accepts, sizeof(accepts));
+		printf("  %s=  %s (%s)\n", specs[i].key, specs[i].help, accepts);
+	}
+	if (!n)
+		printf("  (no key=value arguments)\n");
+	kcmd_help_printed = true;
+}
+
+void kcmd_help_done(void)
+{
+	kcmd_help_printed = true;
+}
+
 int kcmd_args(int argc, char **argv, const struct kv_spec *specs, int n,
 	      struct kv_value *vals, const char **positional)
 {
 	char err[512];
 
+	if (kcmd_wants_help(argc, argv)) {
+		const struct kcmd *c = kcmd_find(argv[0]);
+
+		kcmd_print_help(c ? c->usage : argv[0], c ? c->help : "", specs, n);
+		return -EINVAL;
+	}
 	if (kv_parse(argv + 1, argc - 1, specs, n, vals, positional, err, sizeof(err))) {
 		pr_err("%s: %s\n", argv[0], err);
 		return -EINVAL;
@@ -36,12 +68,14 @@ int kcmd_args(int argc, char **argv, const struct kv_spec *specs, int n,
 	return 0;
 }
 
+static int kcmd_call(const struct kcmd *c, int argc, char **argv);
+
 int kcmd_run(char *line)
 {
-	char *argv[MAX_ARGS];
+	char *argv[KCMD_MAX_ARGS];
 	const char *err = "";
 	const struct kcmd *c;
-	int argc = kv_split(line, argv, MAX_ARGS, &err);
+	int argc = kv_split(line, argv, KCMD_MAX_ARGS, &err);
 
 	if (argc < 0) {
 		pr_err("shell: %s\n", err);
@@ -54,23 +88,60 @@ int kcmd_run(char *line)
 		pr_err("shell: unknown command '%s' (try 'help')\n", argv[0]);
 		return -ENOENT;
 	}
-	return c->fn(argc, argv);
+	return kcmd_call(c, argc, argv);
 }
 
+/* Run @c; a command that printed its help instead of running succeeded. */
+static int kcmd_call(const struct kcmd *c, int argc, char **argv)
+{
+	int ret;
+
+	kcmd_help_printed = false;
+	ret = c->fn(argc, argv);
+	if (kcmd_help_printed) {
+		kcmd_help_printed = false;
+		return 0;
+	}
+	return ret;
+}
+
+/* help: every command; help CMD [WORD...]: CMD [WORD...] help, its usage and keys. */
 static int cmd_help(int argc, char **argv)
 {
+	char *words[8];
+	const struct kcmd *c;
 	struct result r;
 	int n = 0;
 
-	(void)argc, (void)argv;
-	for (const struct kcmd *c = __start_kcmds; c < __stop_kcmds; c++, n++)
+	if (kcmd_wants_help(argc, argv)) {
+		kcmd_print_help("help [CMD [WORD...]]",
+				"list the commands, or one command's usage and keys", NULL, 0);
+		return -EINVAL;
+	}
+	if (argc > 1 && argc < (int)ARRAY_SIZE(words)) {
+		c = kcmd_find(argv[1]);
+		if (!c) {
+			pr_err("help: no command '%s' (`help` lists them)\n", argv[1]);
+			return -ENOENT;
+		}
+		for (n = 1; n < argc; n++)
+			words[n - 1] = argv[n];
+		words[argc - 1] = "help";
+		return kcmd_call(c, argc, words);
+	}
+	if (argc > 1) {
+		pr_err("help: too many words\n");
+		return -EINVAL;
+	}
+	for (c = __start_kcmds; c < __stop_kcmds; c++, n++)
 		printf("  %-40s %s\n", c->usage, c->help);
+	printf("  (`help CMD` or `CMD help`: one command's usage and keys)\n");
 	result_begin(&r, "help");
 	result_u64(&r, "commands", (uint64_t)n);
 	result_end(&r);
 	return 0;
 }
-KCMD(help, cmd_help, "help", "list the commands");
+KCMD(help, cmd_help, "help [CMD [WORD...]]", "list the commands, or one command's usage and keys");
 
 static int cmd_selftest(int argc, char **argv)
 {
@@ -99,7 +170,8 @@ static int cmd_fault(int argc, char **argv)
 	static volatile uintptr_t fault_addr = 0x10;
 	volatile uint64_t *bad = (volatile uint64_t *)fault_addr;
 
-	(void)argc, (void)argv;
+	if (kcmd_args(argc, argv, NULL, 0, NULL, NULL))
+		return -EINVAL;
 	printf("fault: reading %p, which is not mapped\n", (void *)bad);
 	return (int)*bad;
 }

@@ -8,12 +8,16 @@
  *	KCMD(meminfo, cmd_meminfo, "meminfo", "print memory statistics");
  *
  * Arguments are key=value words: parse them with kcmd_args(), which fails
- * with a message naming the bad key.
+ * with a message naming the bad key. Every command parses its words with
+ * it before doing anything, so `CMD help` (or `CMD --help`, `help CMD`)
+ * prints the command's usage and keys from the same table that parses them.
  */
 #ifndef KERNEL_CMD_H
 #define KERNEL_CMD_H
 
 #include "kernel/kv.h"
+
+#define KCMD_MAX_ARGS 32 /* words of one command, its name included */
 
 struct kcmd {
 	const char *name;
@@ -29,10 +33,20 @@ struct kcmd {
 
 /*
  * Parse argv[1..] against @specs (n entries) into @vals; on error prints
- * "CMD: message" and returns -EINVAL. @positional as in kv_parse().
+ * "CMD: message" and returns -EINVAL. @positional as in kv_parse(). When
+ * the only word is help or --help, prints the command's usage and @specs
+ * instead and returns -EINVAL too, so the command stops there; the shell
+ * then reports success (kcmd_help_printed).
  */
 int kcmd_args(int argc, char **argv, const struct kv_spec *specs, int n,
 	      struct kv_value *vals, const char **positional);
+
+/* Is the only argument help or --help? */
+bool kcmd_wants_help(int argc, char **argv);
+/* Print "usage: @usage", @what and every spec with what it accepts; marks the help printed. */
+void kcmd_print_help(const char *usage, const char *what, const struct kv_spec *specs, int n);
+/* A command printed its help its own way: the shell reports success. */
+void kcmd_help_done(void);
 
 /* Run one command line ("name arg=v ..."); returns the command's result. */
 int kcmd_run(char *line);

@@ -127,8 +127,19 @@ int kv_split(char *line, char **words, int max, const char **err)
 	return n;
 }
 
+static const char *const *spec_choices(const struct kv_spec *spec)
+{
+	static const char *const none[] = { NULL };
+
+	if (spec->choices_fn)
+		return spec->choices_fn();
+	return spec->choices ? spec->choices : none;
+}
+
 void kv_describe(const struct kv_spec *spec, char *buf, size_t len)
 {
+	const char *const *choices = spec_choices(spec);
+
 	size_t n;
 
 	switch (spec->type) {
@@ -146,8 +157,8 @@ void kv_describe(const struct kv_spec *spec, char *buf, size_t len)
 		break;
 	case KV_ENUM:
 		n = (size_t)snprintf(buf, len, "one of ");
-		for (int i = 0; spec->choices[i] && n < len; i++)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "|" : "", spec->choices[i]);
+		for (int i = 0; choices[i] && n < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "|" : "", choices[i]);
 		break;
 	}
 }
@@ -167,8 +178,8 @@ static int parse_value(const struct kv_spec *spec, const char *raw, struct kv_va
 	case KV_BOOL:
 		return kv_parse_bool(raw, &v->u);
 	case KV_ENUM:
-		for (int i = 0; spec->choices[i]; i++) {
-			if (strcmp(raw, spec->choices[i]) == 0) {
+		for (int i = 0; spec_choices(spec)[i]; i++) {
+			if (strcmp(raw, spec_choices(spec)[i]) == 0) {
 				v->u = (uint64_t)i;
 				return 0;
 			}

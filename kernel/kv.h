@@ -25,6 +25,8 @@ struct kv_spec {
 	enum kv_type type;
 	const char *const *choices;	/* KV_ENUM: NULL-terminated */
 	const char *help;
+	/* KV_ENUM whose choices are known only at run time (e.g. registered algorithms) */
+	const char *const *(*choices_fn)(void);
 };
 
 struct kv_value {

@@ -13,6 +13,7 @@
 
 #include "kernel/bootinfo.h"
 #include "kernel/cmd.h"
+#include "kernel/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
@@ -44,7 +45,8 @@ static int cmd_halt(int argc, char **argv)
 {
 	struct result r;
 
-	(void)argc, (void)argv;
+	if (kcmd_args(argc, argv, NULL, 0, NULL, NULL))
+		return -EINVAL;
 	halt_requested = true;
 	result_begin(&r, "halt");
 	result_end(&r);
@@ -58,20 +60,26 @@ void init_fail(const char *what)
 	init_failures++;
 }
 
+/*
+ * The frame allocator gets the usable entries of the sanitized memory map
+ * (kernel/e820.c: reserved ranges the firmware nested inside usable RAM are
+ * already cut out of them), capped by mem=, above the first MiB. The
+ * reserved list repeats the map's other entries that lie among that RAM, so
+ * mm_init keeps them out a second time and the mm selftests check them.
+ */
 static int setup_memory(void)
 {
-	static struct mem_region usable[MM_MAX_REGIONS];
-	struct mem_region reserved[2];
+	static struct mem_region usable[MM_MAX_REGIONS], reserved[MM_MAX_REGIONS];
 	uint64_t limit = UINT64_MAX, total = 0, top = 0;
-	int n = 0;
+	int n = 0, nr = 0;
 
 	if (param_get_u64("mem", &limit) == 0 && limit < (16ULL << 20)) {
 		pr_err("command line: mem=%llu is below the 16 MiB lookahead needs\n",
 		       (unsigned long long)limit);
 		return -EINVAL;
 	}
-	for (int i = 0; i < bootinfo.nr_regions && n < MM_MAX_REGIONS; i++) {
-		const struct boot_region *r = &bootinfo.regions[i];
+	for (int i = 0; i < bootinfo.nr_map; i++) {
+		const struct boot_region *r = &bootinfo.map[i];
 		uint64_t base = ALIGN_UP(r->base, PAGE_SIZE);
 		uint64_t end = ALIGN_DOWN(r->base + r->len, PAGE_SIZE);
 
@@ -84,10 +92,24 @@ static int setup_memory(void)
 			end = ALIGN_DOWN(limit, PAGE_SIZE);
 		if (end <= base)
 			continue;
+		if (n == MM_MAX_REGIONS) {
+			pr_warn("memory: more than %d usable ranges; RAM from %#llx on is not used\n",
+				MM_MAX_REGIONS, (unsigned long long)base);
+			break;
+		}
 		usable[n++] = (struct mem_region){ base, end - base };
 		total += end - base;
 		if (end > top)
 			top = end;
+	}
+	reserved[nr++] = (struct mem_region){ 0, 1ULL << 20 };
+	reserved[nr++] = (struct mem_region){ (uintptr_t)_kernel_start,
+					      (uintptr_t)_kernel_end - (uintptr_t)_kernel_start };
+	for (int i = 0; i < bootinfo.nr_map && nr < MM_MAX_REGIONS; i++) {
+		const struct boot_region *r = &bootinfo.map[i];
+
+		if (r->type != MEM_USABLE && r->base < top && r->base + r->len > (1ULL << 20))
+			reserved[nr++] = (struct mem_region){ r->base, r->len };
 	}
 	if (top > (4ULL << 30)) {
 		uint64_t mapped = vm_map_high_ram(top);
@@ -105,10 +127,7 @@ static int setup_memory(void)
 	}
 	pr_info("memory: %llu MiB usable%s\n", (unsigned long long)(total >> 20),
 		limit != UINT64_MAX ? " (capped by mem=)" : "");
-	reserved[0] = (struct mem_region){ 0, 1ULL << 20 };
-	reserved[1] = (struct mem_region){ (uintptr_t)_kernel_start,
-					   (uintptr_t)_kernel_end - (uintptr_t)_kernel_start };
-	return mm_init(usable, n, reserved, 2);
+	return mm_init(usable, n, reserved, nr);
 }
 
 static void run_initcalls(void)
@@ -129,20 +148,12 @@ static void run_initcalls(void)
 /* Run each ';'-separated command; returns how many failed. */
 static int run_commands(const char *list)
 {
-	static char buf[1024];
+	static char buf[CMDLINE_MAX];
 	char *p = buf, *cmd;
 	int failed = 0;
 
 	snprintf(buf, sizeof(buf), "%s", list);
-	while (p && !halt_requested) {
-		cmd = p;
-		p = strchr(p, ';');
-		if (p)
-			*p++ = 0;
-		while (*cmd == ' ')
-			cmd++;
-		if (!*cmd)
-			continue;
+	while (!halt_requested && (cmd = cmdline_next_command(&p))) {
 		printf("lookahead$ %s\n", cmd);
 		int err = kcmd_run(cmd);
 		if (err) {
@@ -165,7 +176,7 @@ void kmain(uint32_t magic, uint32_t info)
 	cpu_init();
 	if (bootinfo_parse(magic, info))
 		kernel_exit(EXIT_FAILURE_STATUS);
-	if (param_init(bootinfo.cmdline))
+	if (param_init(bootinfo.cmdline, bootinfo.cmdline_len))
 		kernel_exit(EXIT_FAILURE_STATUS);
 	switch (param_get_enum("console")) {
 	case 0:

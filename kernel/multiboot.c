@@ -1,7 +1,9 @@
 /*
  * Multiboot1 (QEMU -kernel) and Multiboot2 (GRUB) information parsing.
  * Only the memory map, the command line and the boot loader's name are
- * used; each is bounds-checked against the structure's stated size.
+ * used; each is bounds-checked against the structure's stated size. The
+ * memory map is the BIOS's E820 map as the loader passed it on, so it is
+ * sanitized (kernel/e820.c) before anything uses it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -46,23 +48,27 @@ struct mb2_tag {
 
 struct bootinfo bootinfo;
 
-static void copy_str(char *dst, size_t dstlen, const char *src, size_t maxlen)
+/* Copy what fits of the string at @src; returns its whole length (up to @maxlen). */
+static size_t copy_str(char *dst, size_t dstlen, const char *src, size_t maxlen)
 {
-	size_t n = strnlen(src, maxlen);
+	size_t len = strnlen(src, maxlen), n = len;
 
 	if (n >= dstlen)
 		n = dstlen - 1;
 	memcpy(dst, src, n);
 	dst[n] = 0;
+	return len;
 }
+
+static int nr_dropped; /* entries past BOOT_MAX_REGIONS */
 
 static void add_region(uint64_t base, uint64_t len, uint32_t type)
 {
 	if (bootinfo.nr_regions == BOOT_MAX_REGIONS) {
-		pr_warn("boot: memory map has more than %d entries; ignoring the rest\n",
-			BOOT_MAX_REGIONS);
+		nr_dropped++;
 		return;
 	}
+	/* ACPI: a type it does not define is to be treated as reserved */
 	if (type < MEM_USABLE || type > MEM_BAD)
 		type = MEM_RESERVED;
 	bootinfo.regions[bootinfo.nr_regions++] = (struct boot_region){ base, len, type };
@@ -72,8 +78,8 @@ static int parse_mb1(const struct mb1_info *mbi)
 {
 	bootinfo.protocol = 1;
 	if (mbi->flags & MB1_INFO_CMDLINE)
-		copy_str(bootinfo.cmdline, sizeof(bootinfo.cmdline),
-			 (const char *)(uintptr_t)mbi->cmdline, 4096);
+		bootinfo.cmdline_len = copy_str(bootinfo.cmdline, sizeof(bootinfo.cmdline),
+						(const char *)(uintptr_t)mbi->cmdline, 4096);
 	if (mbi->flags & MB1_INFO_LOADER)
 		copy_str(bootinfo.loader, sizeof(bootinfo.loader),
 			 (const char *)(uintptr_t)mbi->boot_loader_name, 256);
@@ -120,7 +126,8 @@ static int parse_mb2(uintptr_t info)
 
 		switch (tag->type) {
 		case MB2_TAG_CMDLINE:
-			copy_str(bootinfo.cmdline, sizeof(bootinfo.cmdline), body, blen);
+			bootinfo.cmdline_len =
+				copy_str(bootinfo.cmdline, sizeof(bootinfo.cmdline), body, blen);
 			break;
 		case MB2_TAG_LOADER:
 			copy_str(bootinfo.loader, sizeof(bootinfo.loader), body, blen);
@@ -145,41 +152,86 @@ static int parse_mb2(uintptr_t info)
 	return 0;
 }
 
-int bootinfo_parse(uint32_t magic, uint32_t info)
+static int sanitize_map(void)
 {
-	if (magic == MB1_BOOTLOADER_MAGIC)
-		return parse_mb1((const struct mb1_info *)(uintptr_t)info);
-	if (magic == MB2_BOOTLOADER_MAGIC)
-		return parse_mb2(info);
-	pr_err("boot: not started by a Multiboot loader (magic 0x%08x)\n", magic);
-	return -EINVAL;
+	struct e820_report *rep = &bootinfo.map_report;
+	int n;
+
+	/* A dropped entry may have been a reserved range inside usable RAM. */
+	if (nr_dropped) {
+		pr_err("boot: the memory map has %d entries, more than the %d this kernel takes\n",
+		       bootinfo.nr_regions + nr_dropped, BOOT_MAX_REGIONS);
+		return -EINVAL;
+	}
+	n = e820_sanitize(bootinfo.regions, bootinfo.nr_regions, bootinfo.map,
+			  (int)ARRAY_SIZE(bootinfo.map), rep);
+	if (n < 0) {
+		pr_err("boot: the memory map's %d entries do not fit %zu once sanitized\n",
+		       bootinfo.nr_regions, ARRAY_SIZE(bootinfo.map));
+		return -EINVAL;
+	}
+	bootinfo.nr_map = n;
+	return 0;
 }
 
-const char *mem_type_name(uint32_t type)
+int bootinfo_parse(uint32_t magic, uint32_t info)
 {
-	switch (type) {
-	case MEM_USABLE: return "usable";
-	case MEM_ACPI: return "acpi";
-	case MEM_NVS: return "nvs";
-	case MEM_BAD: return "bad";
-	default: return "reserved";
+	int err;
+
+	if (magic == MB1_BOOTLOADER_MAGIC)
+		err = parse_mb1((const struct mb1_info *)(uintptr_t)info);
+	else if (magic == MB2_BOOTLOADER_MAGIC)
+		err = parse_mb2(info);
+	else {
+		pr_err("boot: not started by a Multiboot loader (magic 0x%08x)\n", magic);
+		return -EINVAL;
 	}
+	return err ? err : sanitize_map();
+}
+
+static void print_region(const char *what, const struct boot_region *r)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB" };
+	uint64_t n = r->len >> 10;
+	int u = 0;
+
+	while (u < 2 && n >= 10240) {
+		n >>= 10;
+		u++;
+	}
+	pr_info("%s 0x%012llx-0x%012llx %-9s (%llu %s)\n", what, (unsigned long long)r->base,
+		(unsigned long long)(r->base + r->len), mem_type_name(r->type),
+		(unsigned long long)n, units[u]);
 }
 
 void bootinfo_print(void)
 {
-	char line[BOOT_MAX_REGIONS * 48];
-	size_t n = 0;
+	const struct e820_report *rep = &bootinfo.map_report;
 
 	pr_info("boot loader: %s (multiboot%d)\n", bootinfo.loader[0] ? bootinfo.loader : "unknown",
 		bootinfo.protocol);
 	pr_info("command line: %s\n", bootinfo.cmdline);
-	for (int i = 0; i < bootinfo.nr_regions && n < sizeof(line); i++) {
-		const struct boot_region *r = &bootinfo.regions[i];
+	if (rep->unsorted || rep->overlapping || rep->empty || rep->clipped) {
+		char what[128];
+		size_t k = 0;
 
-		n += snprintf(line + n, sizeof(line) - n, "%s%#llx-%#llx %s", i ? ", " : "",
-			      (unsigned long long)r->base, (unsigned long long)(r->base + r->len),
-			      mem_type_name(r->type));
+		what[0] = 0;
+		if (rep->unsorted)
+			k += (size_t)snprintf(what + k, sizeof(what) - k, "unsorted");
+		if (rep->overlapping)
+			k += (size_t)snprintf(what + k, sizeof(what) - k, "%s%d overlapping",
+					      k ? ", " : "", rep->overlapping);
+		if (rep->empty && k < sizeof(what))
+			k += (size_t)snprintf(what + k, sizeof(what) - k, "%s%d empty",
+					      k ? ", " : "", rep->empty);
+		if (rep->clipped && k < sizeof(what))
+			snprintf(what + k, sizeof(what) - k, "%s%d running past 2^64", k ? ", " : "",
+				 rep->clipped);
+		pr_warn("memory map: the loader's %d entries: %s; sanitized into %d\n", rep->in,
+			what, rep->out);
+		for (int i = 0; i < bootinfo.nr_regions; i++)
+			print_region("memory map (loader):", &bootinfo.regions[i]);
 	}
-	pr_info("memory map: %s\n", line);
+	for (int i = 0; i < bootinfo.nr_map; i++)
+		print_region("memory map:", &bootinfo.map[i]);
 }

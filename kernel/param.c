@@ -6,18 +6,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernel/cmd.h"
+#include "kernel/cmdline.h"
 #include "kernel/log.h"
 #include "kernel/param.h"
-#include "kernel/cmd.h"
 #include "kernel/result.h"
 
 #define MAX_PARAMS	96
-#define MAX_WORDS	64
 
 extern const struct kv_spec __start_kparams[], __stop_kparams[];
 
-static char cmdline_copy[1024];
-static char cmdline_words[1024];
+static char cmdline_copy[CMDLINE_MAX];
+static char cmdline_words[CMDLINE_MAX];
 static struct kv_value values[MAX_PARAMS];
 static int nparams;
 
@@ -26,30 +26,16 @@ const char *param_cmdline(void)
 	return cmdline_copy;
 }
 
-int param_init(const char *cmdline)
+int param_init(const char *cmdline, size_t len)
 {
-	char *words[MAX_WORDS];
 	char err[512];
-	const char *split_err = "";
-	int n;
 
 	nparams = (int)(__stop_kparams - __start_kparams);
 	if (nparams > MAX_PARAMS)
 		panic("%d kernel parameters declared, at most %d", nparams, MAX_PARAMS);
 	snprintf(cmdline_copy, sizeof(cmdline_copy), "%s", cmdline);
-	snprintf(cmdline_words, sizeof(cmdline_words), "%s", cmdline);
-	n = kv_split(cmdline_words, words, MAX_WORDS, &split_err);
-	if (n < 0) {
-		pr_err("command line: %s\n", split_err);
-		return -EINVAL;
-	}
-	/* QEMU's Multiboot loader puts the kernel's file name first. */
-	char **first = words;
-	if (n > 0 && !strchr(words[0], '=') && strchr(words[0], '/')) {
-		first++;
-		n--;
-	}
-	if (kv_parse(first, n, __start_kparams, nparams, values, NULL, err, sizeof(err))) {
+	if (cmdline_parse(cmdline, len, cmdline_words, __start_kparams, nparams, values, err,
+			  sizeof(err))) {
 		pr_err("command line: %s\n", err);
 		return -EINVAL;
 	}
@@ -95,7 +81,8 @@ static int cmd_params(int argc, char **argv)
 {
 	char what[160];
 
-	(void)argc, (void)argv;
+	if (kcmd_args(argc, argv, NULL, 0, NULL, NULL))
+		return -EINVAL;
 	for (const struct kv_spec *s = __start_kparams; s < __stop_kparams; s++) {
 		kv_describe(s, what, sizeof(what));
 		printf("  %-12s %s (%s)\n", s->key, s->help, what);

@@ -18,8 +18,17 @@
 		__attribute__((used, section("kparams"), aligned(8))) = {        \
 			#name, type, choices, help }
 
-/* Parse and validate the whole command line; prints the error and returns -EINVAL. */
-int param_init(const char *cmdline);
+/* A KV_ENUM parameter whose choices @fn returns at run time (registered at link time). */
+#define KPARAM_ENUM_FN(name, fn, help)                                           \
+	static const struct kv_spec __kparam_##name                              \
+		__attribute__((used, section("kparams"), aligned(8))) = {        \
+			#name, KV_ENUM, NULL, help, fn }
+
+/*
+ * Parse and validate the whole command line, @len bytes as the loader gave
+ * it (@cmdline may hold fewer); prints the error and returns -EINVAL.
+ */
+int param_init(const char *cmdline, size_t len);
 int param_get_u64(const char *key, uint64_t *out);
 int param_get_str(const char *key, const char **out);
 /* Enum value index, or -ENOENT if absent. */

@@ -18,8 +18,6 @@
 
 enum thread_state { T_RUNNING, T_RUNNABLE, T_SLEEPING, T_DEAD };
 
-#define THREAD_STACK_ORDER	3		/* 32 KiB */
-#define THREAD_STACK_SIZE	(PAGE_SIZE << THREAD_STACK_ORDER)
 #define STACK_CANARY		0x6c6f6f6b61686561ULL	/* "lookahea" */
 
 struct thread {

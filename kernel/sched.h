@@ -28,6 +28,9 @@
 
 struct thread;
 
+#define THREAD_STACK_ORDER 3				/* a thread's stack: one order-3 block */
+#define THREAD_STACK_SIZE  (4096UL << THREAD_STACK_ORDER) /* 32 KiB */
+
 struct wait_queue_head {
 	struct list_head waiters;
 };

@@ -14,9 +14,9 @@ static int nr_sources;
 static int nr_lines;
 static bool printing;
 
-static char first_error[160];
+static char first_error[320];
 static bool error_seen;
-static char line_buf[160]; /* the console line being written */
+static char line_buf[320]; /* the console line being written */
 static size_t line_len;
 
 void summary_register(void (*fn)(void))
@@ -58,6 +58,35 @@ void summary_watch(const char *buf, size_t len)
 	}
 }
 
+/* Columns of one summary line's text: "| " and it fit an 80-column screen. */
+#define SUMMARY_TEXT_COLS	76
+#define FIRST_ERROR_LINES	3
+
+/* The first error, wrapped at spaces over up to FIRST_ERROR_LINES lines. */
+static void print_first_error(void)
+{
+	const char *p = error_seen ? first_error + 7 : "none";
+	const char *lead = "first error: ";
+
+	for (int n = 0; *p && n < FIRST_ERROR_LINES; n++) {
+		size_t room = SUMMARY_TEXT_COLS - strlen(lead), len = strlen(p);
+
+		if (len > room) {
+			len = room;
+			while (len > room / 2 && p[len] != ' ')
+				len--;	/* break at a space if there is one late enough */
+			if (n == FIRST_ERROR_LINES - 1)
+				len = room - 3;
+		}
+		summary_line("%s%.*s%s", lead, (int)len, p,
+			     n == FIRST_ERROR_LINES - 1 && strlen(p) > len ? "..." : "");
+		p += len;
+		while (*p == ' ')
+			p++;
+		lead = "  ";
+	}
+}
+
 void summary_print(const char *result)
 {
 	if (printing)
@@ -66,6 +95,6 @@ void summary_print(const char *result)
 	printf("+-- lookahead summary ------------------------------------------------------\n");
 	for (int i = 0; i < nr_sources; i++)
 		sources[i]();
-	summary_line("first error: %s", error_seen ? first_error + 7 : "none");
+	print_first_error();
 	printf("+-- result: %s\n", result);
 }

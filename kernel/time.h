@@ -33,5 +33,16 @@ uint64_t ktime_stall_begin(bool stop);
 void ktime_stall_end(uint64_t begin, bool stop);
 /* TSC frequency found by calibration, in kHz (0 on the host). */
 extern uint64_t tsc_khz;
+/* What calibrated it: "the PIT", "the ACPI PM timer (port 0x608, 24-bit)", ... */
+const char *ktime_calibration_source(void);
+
+/*
+ * The calibration's measurements, for the selftests (tests/kernel/test_time.c):
+ * TSC ticks over @latch ticks of PIT channel 2 (0 with *@why when it does not
+ * count; @gate false holds its gate low), and the TSC's rate in Hz over
+ * @ticks of the ACPI PM timer (0 with *@why when there is none or it fails).
+ */
+uint64_t pit_measure_tsc(uint32_t latch, bool gate, const char **why);
+uint64_t pmtimer_measure_hz(uint32_t ticks, const char **why);
 
 #endif

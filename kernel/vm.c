@@ -63,6 +63,22 @@ uint64_t vm_map_high_ram(uint64_t end)
 	return end;
 }
 
+uint16_t bios_data_read16(unsigned int addr)
+{
+	volatile uint16_t *p = (volatile uint16_t *)(uintptr_t)addr;
+	uint16_t v;
+
+	if (addr < 0x400 || addr > 0x4fe)
+		return 0;
+	/* page 0 stays unmapped (a NULL dereference faults): map it for this one read */
+	boot_pt[0] = PTE_P;
+	invlpg(0);
+	v = *p;
+	boot_pt[0] = 0;
+	invlpg(0);
+	return v;
+}
+
 void *ioremap_uc(phys_addr_t phys, size_t size)
 {
 	phys_addr_t end = phys + size;

@@ -23,6 +23,12 @@ void vm_free_range(uintptr_t va, size_t size);
 int vm_map_page(uintptr_t va, phys_addr_t pa, bool writable);
 void vm_unmap_page(uintptr_t va);
 
+/*
+ * A 16-bit word of the BIOS data area (physical 0x400-0x4ff, in page 0,
+ * which is otherwise left unmapped); 0 for an address outside it.
+ */
+uint16_t bios_data_read16(unsigned int addr);
+
 /* @error_code is the x86 page-fault error code (bit 0: present, bit 1: write). */
 extern bool (*vm_fault_hook)(uintptr_t addr, uint64_t error_code);
 

@@ -344,7 +344,7 @@ struct page *read_cache_page(struct address_space *mapping, pgoff_t index, struc
 	}
 	get_page(page); /* the I/O's reference, dropped on completion */
 	/* A failed submission completes the page with PG_error: the checks below see it. */
-	(void)mapping->a_ops->readpage(filp, page);
+	err = mapping->a_ops->readpage(filp, page);
 	if (!wait_on_page_locked_timeout(page, READ_CACHE_PAGE_TIMEOUT_NS)) {
 		pr_err("read_cache_page(%s, %lu): readpage did not complete the page in %llu s\n",
 		       name, index, READ_CACHE_PAGE_TIMEOUT_NS / NSEC_PER_SEC);
@@ -353,7 +353,8 @@ struct page *read_cache_page(struct address_space *mapping, pgoff_t index, struc
 	}
 	if (!PageUptodate(page)) {
 		put_page(page);
-		return ERR_PTR(-EIO);
+		/* no memory to read it is not an I/O error: the caller says which */
+		return ERR_PTR(err == -ENOMEM ? -ENOMEM : -EIO);
 	}
 	return page;
 }

@@ -15,6 +15,16 @@
 /* alloc_pages() with flags: GFP_ATOMIC never reclaims. */
 struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp);
 
+/*
+ * Fault injection (mm_fail_nth): true if this allocation of @bytes, by
+ * @what on behalf of @caller, is the one to fail. Called once per
+ * allocation at the API (kmalloc, alloc_pages), never for the pages a
+ * kmalloc takes for itself.
+ */
+bool mm_should_fail(size_t bytes, const char *what, const void *caller);
+/* An allocation of @bytes returned NULL (mm_last_failure). */
+void mm_note_failure(size_t bytes);
+
 /* Reset each part's state; mm_init() calls them (again on every host re-init). */
 void slab_init(void);
 void lru_init(void);

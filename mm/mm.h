@@ -79,6 +79,37 @@ static inline void *__kcalloc(size_t n, size_t size, gfp_t flags)
 	return __kmalloc(bytes, flags | __GFP_ZERO);
 }
 
+/*
+ * Running out of memory, on purpose and for real (mm/page_alloc.c).
+ *
+ * Fault injection, as Linux's /proc/<pid>/fail-nth: after mm_fail_nth(n)
+ * the n-th allocation from then on by the calling thread fails as if
+ * memory had run out (0 disarms; it disarms itself once it fired). An
+ * allocation is one call of kmalloc, kzalloc, kcalloc, krealloc (when it
+ * must move), kstrdup or alloc_pages; the pages a kmalloc takes for itself
+ * are not counted again. Other threads' allocations, and any made with
+ * interrupts masked (as an interrupt handler's are), are not counted. It
+ * prints one "fail_nth:" line (not an error) naming the allocation it fails.
+ * The shell's failnth command (bench/failnth.c) drives it.
+ */
+struct mm_fail_report {
+	bool fired;
+	unsigned long nth;  /* the allocation that failed, counted from arming */
+	size_t bytes;	    /* what it asked for */
+	const char *what;   /* "kmalloc" or "alloc_pages" */
+	const void *caller; /* its call site */
+};
+void mm_fail_nth(unsigned long n);
+/* Allocations counted since mm_fail_nth() armed it (frozen once it fired). */
+unsigned long mm_fail_nth_calls(void);
+void mm_fail_nth_report(struct mm_fail_report *rep);
+/*
+ * Bytes asked for by the most recent kmalloc or alloc_pages that returned
+ * NULL, injected or not: for error messages saying how much was asked
+ * when the failure happened below the caller (opening a file, say).
+ */
+size_t mm_last_failure(void);
+
 /* Heap statistics (mm/slab.c). */
 struct kmalloc_stats {
 	unsigned long slab_pages;  /* pages holding size-class objects */

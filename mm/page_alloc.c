@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "kernel/log.h"
+#include "kernel/sched.h"
 #include "kernel/sync.h"
 #include "mm/internal.h"
 
@@ -229,7 +230,66 @@ struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp)
 
 struct page *alloc_pages(unsigned int order)
 {
-	return alloc_pages_gfp(order, GFP_KERNEL);
+	/* an order too large fails below; its size here must not overflow */
+	size_t bytes = order < MAX_ORDER ? PAGE_SIZE << order : SIZE_MAX;
+	struct page *page = NULL;
+
+	if (!mm_should_fail(bytes, "alloc_pages", __builtin_return_address(0)))
+		page = alloc_pages_gfp(order, GFP_KERNEL);
+	if (!page)
+		mm_note_failure(bytes);
+	return page;
+}
+
+/* --- fault injection and the last failure ----------------------------------- */
+
+static const struct thread *fail_thread; /* armed for this thread; NULL: disarmed */
+static unsigned long fail_left, fail_calls;
+static struct mm_fail_report fail_report;
+static size_t last_failed_bytes;
+
+void mm_fail_nth(unsigned long n)
+{
+	fail_thread = n ? current_thread() : NULL;
+	fail_left = n;
+	fail_calls = 0;
+	memset(&fail_report, 0, sizeof(fail_report));
+}
+
+unsigned long mm_fail_nth_calls(void)
+{
+	return fail_calls;
+}
+
+void mm_fail_nth_report(struct mm_fail_report *rep)
+{
+	*rep = fail_report;
+}
+
+bool mm_should_fail(size_t bytes, const char *what, const void *caller)
+{
+	/* interrupt handlers run on whichever thread they interrupt: never count them */
+	if (!fail_thread || irqs_masked() || current_thread() != fail_thread)
+		return false;
+	fail_calls++;
+	if (--fail_left)
+		return false;
+	fail_thread = NULL;
+	fail_report = (struct mm_fail_report){true, fail_calls, bytes, what, caller};
+	pr_info("fail_nth: allocation %lu of this thread, %s of %zu bytes (called from %p), "
+		"fails by injection\n",
+		fail_calls, what, bytes, caller);
+	return true;
+}
+
+void mm_note_failure(size_t bytes)
+{
+	last_failed_bytes = bytes;
+}
+
+size_t mm_last_failure(void)
+{
+	return last_failed_bytes;
 }
 
 unsigned long __get_free_pages(unsigned int order)

@@ -6,7 +6,9 @@
  *	ra_kb=N			the default maximum window (default 128 KiB)
  *
  *	ralist				the algorithms ra= accepts
- *	ratrace [last=N] [clear=1]	the trace ring buffer, a "ratrace:" line each
+ *	ratrace [first=N|last=N] [file=PATH] [clear=1]
+ *					the trace ring buffer, a "ratrace:" line each
+ *	ratrace_events=N		a ring of N events instead of 4096 (boot)
  *	rastat [reset=1]		global readahead counters
  *
  * The applications that read files (cat, mmapcat, splicecat, walk,
@@ -26,8 +28,12 @@
 #include "mm/filemap.h"
 #include "mm/mm.h"
 
-KPARAM(ra, KV_STRING, NULL, "readahead algorithm (default ondemand; see `ralist`)");
+KPARAM_ENUM_FN(ra, ra_algo_names, "readahead algorithm (default ondemand; `ralist` says what each is)");
 KPARAM(ra_kb, KV_UINT, NULL, "default maximum readahead window in KiB (default 128)");
+KPARAM(ratrace_events, KV_UINT, NULL, "readahead trace ring size in events (default 4096)");
+
+/* Largest ring ratrace_events= asks for: 256 Ki events, about 27 MB. */
+#define RATRACE_EVENTS_MAX	(256U << 10)
 
 /* kernel/main.c: a failed boot-time set-up that must fail the whole run */
 
@@ -36,7 +42,7 @@ static int ra_boot_init(void)
 	const struct ra_algorithm *algo = &ra_algo_ondemand;
 	unsigned long pages = MAX_RA_PAGES;
 	const char *name;
-	uint64_t kb;
+	uint64_t kb, events;
 
 	if (param_get_str("ra", &name) == 0) {
 		static char msg[200];
@@ -63,6 +69,25 @@ static int ra_boot_init(void)
 	}
 	if (algo->flags & RA_ALGO_NO_WINDOW)
 		pages = 0;
+	if (param_get_u64("ratrace_events", &events) == 0 && events != RA_TRACE_EVENTS) {
+		static char msg[160];
+		struct ra_trace_event *ring;
+
+		if (events < RA_TRACE_EVENTS || events > RATRACE_EVENTS_MAX) {
+			snprintf(msg, sizeof(msg), "readahead: ratrace_events=%llu: %u to %u",
+				 (unsigned long long)events, RA_TRACE_EVENTS, RATRACE_EVENTS_MAX);
+			init_fail(msg);
+			return -EINVAL;
+		}
+		ring = kmalloc(events * sizeof(*ring));
+		if (!ring || ra_trace_resize(ring, (unsigned int)events)) {
+			snprintf(msg, sizeof(msg), "readahead: no memory for %llu trace events "
+				 "(%llu KiB)", (unsigned long long)events,
+				 (unsigned long long)(events * sizeof(*ring) >> 10));
+			init_fail(msg);
+			return -ENOMEM;
+		}
+	}
 	readahead_init(algo, pages);
 	pr_info("readahead: %s, max %lu KiB\n", algo->name, pages * PAGE_SIZE / 1024);
 	return 0;
@@ -119,32 +144,61 @@ KCMD(ralist, cmd_ralist, "ralist", "list the readahead algorithms that ra= accep
 static int cmd_ratrace(int argc, char **argv)
 {
 	static const struct kv_spec specs[] = {
+		{ "first", KV_UINT, NULL, "print only the first (oldest) N events held" },
 		{ "last", KV_UINT, NULL, "print only the last N events" },
+		{ "file", KV_STRING, NULL, "print only the events of this file (its path)" },
 		{ "clear", KV_BOOL, NULL, "forget the events after printing them" },
 	};
 	struct kv_value v[ARRAY_SIZE(specs)];
-	unsigned int held = ra_trace_count(), from = 0, n;
+	unsigned int held = ra_trace_count(), from = 0, to, printed = 0, match = 0;
 	uint64_t total = ra_trace_total();
+	char tail[RA_TRACE_NAME];
 	struct result r;
 
 	if (kcmd_args(argc, argv, specs, ARRAY_SIZE(specs), v, NULL))
 		return -EINVAL;
-	if (v[0].present && v[0].u < held)
-		from = held - (unsigned int)v[0].u;
-	for (n = from; n < held; n++)
-		ra_trace_print(ra_trace_get(n));
+	if (v[0].present && v[1].present) {
+		printf("ratrace: first= and last= together: which end of the ring?\n");
+		return -EINVAL;
+	}
+	if (v[2].present)
+		ra_trace_name_tail(tail, v[2].s);
+	if (total > held)
+		printf("ratrace: %llu earlier events lost: the ring holds the last %u "
+		       "(ratrace_events=N at boot holds more; ratrace clear=1 before a run)\n",
+		       (unsigned long long)(total - held), ra_trace_capacity());
+	/* first= and last= count the events that file= lets through */
+	for (unsigned int n = 0; n < held; n++)
+		match += !v[2].present || !strcmp(ra_trace_get(n)->file, tail);
+	to = match;
+	if (v[0].present && v[0].u < match)
+		to = (unsigned int)v[0].u;
+	if (v[1].present && v[1].u < match)
+		from = match - (unsigned int)v[1].u;
+	match = 0;
+	for (unsigned int n = 0; n < held; n++) {
+		const struct ra_trace_event *e = ra_trace_get(n);
+
+		if (v[2].present && strcmp(e->file, tail))
+			continue;
+		if (match >= from && match < to) {
+			ra_trace_print(e);
+			printed++;
+		}
+		match++;
+	}
 	result_begin(&r, "ratrace");
 	result_u64(&r, "events", total);
 	result_u64(&r, "held", held);
-	result_u64(&r, "printed", held - from);
+	result_u64(&r, "printed", printed);
 	result_u64(&r, "overwritten", total - held);
 	result_cases(&r, &ra_global_stats);
 	result_end(&r);
-	if (v[1].present && v[1].u)
+	if (v[3].present && v[3].u)
 		ra_trace_reset();
 	return 0;
 }
-KCMD(ratrace, cmd_ratrace, "ratrace [last=N] [clear=1]",
+KCMD(ratrace, cmd_ratrace, "ratrace [first=N|last=N] [file=PATH] [clear=1]",
      "print the readahead decisions recorded since boot or the last clear");
 
 static int cmd_rastat(int argc, char **argv)

@@ -21,8 +21,11 @@
 struct ra_stats ra_global_stats;
 struct ra_trace_watch *ra_trace_watch;
 
-static struct ra_trace_event ra_ring[RA_TRACE_EVENTS];
-/* Events ever recorded; the next one goes to slot ra_ring_total % RA_TRACE_EVENTS. */
+static struct ra_trace_event ra_ring_default[RA_TRACE_EVENTS];
+/* The ring: the default one, or a larger one from ra_trace_resize() (ratrace_events=). */
+static struct ra_trace_event *ra_ring = ra_ring_default;
+static unsigned int ra_ring_size = RA_TRACE_EVENTS;
+/* Events ever recorded; the next one goes to slot ra_ring_total % ra_ring_size. */
 static uint64_t ra_ring_total;
 
 static const char *const ra_case_names[RA_NR_CASES] = {
@@ -73,8 +76,7 @@ static void stats_count(struct ra_stats *st, const struct ra_call *call)
 	st->deferred += call->deferred;
 }
 
-/* Keep the tail of @name: for paths the file name is the telling part. */
-static void copy_name_tail(char *dst, const char *name)
+void ra_trace_name_tail(char *dst, const char *name)
 {
 	size_t len;
 
@@ -105,12 +107,12 @@ void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
 		local_irq_restore(flags);
 		return;
 	}
-	e = &ra_ring[ra_ring_total % RA_TRACE_EVENTS];
+	e = &ra_ring[ra_ring_total % ra_ring_size];
 	ra_ring_total++;
 	local_irq_restore(flags);
 
 	e->time_ns = ktime_ns();
-	copy_name_tail(e->file, mapping ? mapping->name : NULL);
+	ra_trace_name_tail(e->file, mapping ? mapping->name : NULL);
 	e->offset = offset;
 	e->req_size = req_size;
 	e->algo = ra->algo;
@@ -127,7 +129,7 @@ void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
 
 unsigned int ra_trace_count(void)
 {
-	return ra_ring_total < RA_TRACE_EVENTS ? (unsigned int)ra_ring_total : RA_TRACE_EVENTS;
+	return ra_ring_total < ra_ring_size ? (unsigned int)ra_ring_total : ra_ring_size;
 }
 
 const struct ra_trace_event *ra_trace_get(unsigned int i)
@@ -136,12 +138,31 @@ const struct ra_trace_event *ra_trace_get(unsigned int i)
 
 	if (i >= ra_trace_count())
 		return NULL;
-	return &ra_ring[(first + i) % RA_TRACE_EVENTS];
+	return &ra_ring[(first + i) % ra_ring_size];
 }
 
 uint64_t ra_trace_total(void)
 {
 	return ra_ring_total;
+}
+
+unsigned int ra_trace_capacity(void)
+{
+	return ra_ring_size;
+}
+
+int ra_trace_resize(struct ra_trace_event *ring, unsigned int nr)
+{
+	unsigned long flags;
+
+	if (!ring || nr < RA_TRACE_EVENTS)
+		return -EINVAL;
+	flags = local_irq_save();
+	ra_ring = ring;
+	ra_ring_size = nr;
+	ra_ring_total = 0;
+	local_irq_restore(flags);
+	return 0;
 }
 
 void ra_trace_reset(void)
@@ -161,9 +182,18 @@ void ra_trace_print(const struct ra_trace_event *e)
 	       (unsigned long long)(e->time_ns % NSEC_PER_SEC / NSEC_PER_USEC), e->file,
 	       e->algo->name, ra_case_name((enum ra_case)e->rcase), e->offset, e->req_size,
 	       e->ra_index, e->ra_size, e->la_size);
-	if (e->algo->flags & RA_ALGO_AHEAD_WINDOW)
+	/*
+	 * 2.6.20's reset_ahead_window() closes the ahead window by setting
+	 * ahead_start to 0 and adding it to ahead_size, which then holds where
+	 * the old ahead window ended (page_cache_readahead() clamps prev_index
+	 * to it): print it as that, not as a size.
+	 */
+	if ((e->algo->flags & RA_ALGO_AHEAD_WINDOW) && e->ahead_start)
 		printf(" ahead_start=%lu ahead_size=%lu", e->ahead_start, e->ahead_size);
-	printf(" actual=%lu %s%s\n", e->actual, e->async ? "async" : "sync",
+	else if (e->algo->flags & RA_ALGO_AHEAD_WINDOW)
+		printf(" ahead=closed ahead_end=%lu", e->ahead_size);
+	/* a call that read nothing was neither: the reader's wait is about I/O */
+	printf(" actual=%lu io=%s%s\n", e->actual, !e->actual ? "none" : e->async ? "async" : "sync",
 	       e->congested ? " congested" : "");
 }
 

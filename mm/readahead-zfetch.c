@@ -1,7 +1,8 @@
 /*
  * ZFS's prefetcher (ra=zfetch): a design from outside Linux, OpenZFS's
  * module/zfs/dmu_zfetch.c as of zfs-2.2.6 (the same file in 2.2.4 to
- * 2.2.11), with pages for blocks. Host-buildable.
+ * 2.2.11), over blocks of ZFS's default recordsize, 128 KiB (32 pages).
+ * Host-buildable.
  *
  * zfetch watches every read request, not misses: a file has up to
  * zfetch_max_streams (8) streams, each expecting a next block (zs_blkid).
@@ -18,20 +19,24 @@
  * for 2 s are reclaimed; at the cap, one idle for 1 s is reused, else
  * none is made. A file gets min(8, size / 64 MiB) streams, at least one.
  *
- * Here: the distance is also capped by the device's maximum window
- * (ra_pages; ra_kb=), the Linux testbed's limit for one readahead, instead
- * of zfetch_max_distance (64 MiB), so with a 1 MiB maximum the +1/8 phase
- * is never reached. Blocks are 4 KiB pages; the demand pages of a request
- * are read together, as ZFS reads a request's blocks in one go; there is
- * no indirect-block prefetch (a page cache has no indirect blocks) and no
- * reordering tolerance (zfetch_max_reorder's "future" ranges); marks are
- * never set. Times are the kernel's clock.
+ * Here: a block is a 128 KiB record, as a dataset with the default
+ * recordsize has them: a demand read reads every record it touches, whole
+ * (ZFS reads and checksums records), and the streams count records, so a
+ * reader of 4 KiB pages moves its stream on once every 32 reads. The
+ * distance is also capped by the device's maximum window (ra_pages;
+ * ra_kb=), the Linux testbed's limit for one readahead, instead of
+ * zfetch_max_distance (64 MiB): with a 1 MiB maximum, 8 records, and the
+ * +1/8 phase is never reached; a maximum below one record prefetches
+ * nothing. There is no indirect-block prefetch (a page cache has no
+ * indirect blocks) and no reordering tolerance (zfetch_max_reorder's
+ * "future" ranges); marks are never set. Times are the kernel's clock.
  */
 #include "drivers/blkdev.h"
 #include "fs/vfs.h"
 #include "kernel/time.h"
 #include "mm/readahead.h"
 
+#define ZFETCH_RECORD_PAGES	(128 * 1024 / PAGE_CACHE_SIZE)	/* recordsize=128K */
 #define ZFETCH_MAX_STREAMS	8
 #define ZFETCH_MIN_DISTANCE	(4ULL << 20)	/* bytes: doubling up to here */
 #define ZFETCH_MAX_DISTANCE	(64ULL << 20)	/* bytes: streams per file */
@@ -39,9 +44,9 @@
 #define ZFETCH_MAX_SEC_REAP	(2 * NSEC_PER_SEC)
 
 struct zstream {
-	pgoff_t blkid;			/* the next block the stream expects (zs_blkid) */
-	pgoff_t pf_start, pf_end;	/* prefetched [start, end): only new parts are read */
-	unsigned long pf_dist;		/* distance in pages */
+	pgoff_t blkid;			/* the next record the stream expects (zs_blkid) */
+	pgoff_t pf_start, pf_end;	/* prefetched records [start, end): only new parts */
+	unsigned long pf_dist;		/* distance in records */
 	uint64_t atime;			/* last hit (ns) */
 	unsigned long flags;
 };
@@ -131,28 +136,34 @@ static void read_demand(struct address_space *mapping, struct file_ra_state *ra,
 }
 
 /*
- * dmu_zfetch(): a request for pages [blkid, blkid + nblks). Matches a
- * stream, moves it on and prefetches; or starts one. Then reads the
- * request's missing pages.
+ * dmu_zfetch(): a request for pages [@index, @index + @npages), the records
+ * [blkid, blkid + nblks) it touches. Matches a stream, moves it on and
+ * prefetches; or starts one. The demand records are read first, whole.
  */
 static void zfetch_access(struct address_space *mapping, struct file_ra_state *ra,
-			  struct file *filp, pgoff_t blkid, unsigned long nblks)
+			  struct file *filp, pgoff_t index, unsigned long npages)
 {
+	const unsigned long R = ZFETCH_RECORD_PAGES;
 	struct zfetch *zf = ra_priv(ra, struct zfetch);
-	pgoff_t maxblkid = mapping->size > 0 ? (pgoff_t)((mapping->size - 1) >> PAGE_CACHE_SHIFT) : 0;
-	pgoff_t first = blkid, end = blkid + nblks;
+	pgoff_t last_page, maxblkid, blkid, end;
 	struct ra_call call = { .async = true };
 	struct zstream *zs = NULL;
-	unsigned long missing, max = ra->ra_pages;
+	unsigned long nblks, missing, max = ra->ra_pages / R;
+	pgoff_t demand, demand_end;
 	bool in_flight;
-	int actual = 0;
 
-	if (mapping->size <= 0 || blkid > maxblkid)
+	if (mapping->size <= 0 || !npages)
 		return;
-	if (end > maxblkid + 1)
-		end = maxblkid + 1;
+	last_page = (pgoff_t)((mapping->size - 1) >> PAGE_CACHE_SHIFT);
+	if (index > last_page)
+		return;
+	maxblkid = last_page / R;
+	blkid = index / R;
+	end = min((index + npages - 1) / R + 1, maxblkid + 1);
 	nblks = end - blkid;
-	missing = demand_state(mapping, blkid, nblks, &in_flight);
+	demand = blkid * R;
+	demand_end = min(end * R, last_page + 1);
+	missing = demand_state(mapping, demand, demand_end - demand, &in_flight);
 	call.congested = bdi_read_congested(mapping->backing_dev_info);
 	if (!max || maxblkid < 2)
 		goto demand;	/* no prefetch: the file or the window is too small */
@@ -166,8 +177,8 @@ static void zfetch_access(struct address_space *mapping, struct file_ra_state *r
 			zs = s;
 		} else if (blkid < s->blkid && end >= s->blkid) {
 			/*
-			 * One block before it (an unaligned reader re-touching the
-			 * block it ended in), or across it: a hit for the new part.
+			 * One record before it (a reader still inside the record it
+			 * ended in), or across it: a hit for the new part.
 			 */
 			zs = s;
 			nblks = end - s->blkid;
@@ -178,7 +189,7 @@ static void zfetch_access(struct address_space *mapping, struct file_ra_state *r
 		call.rcase = RA_CASE_RANDOM;
 		if (end < maxblkid && stream_create(zf, mapping->size, end))
 			call.rcase = RA_CASE_STREAM_NEW;
-		ra_trace_record(mapping, ra, blkid, nblks, &call, end, 0, 0);
+		ra_trace_record(mapping, ra, index, npages, &call, end * R, 0, 0);
 		goto demand;
 	}
 
@@ -193,12 +204,12 @@ static void zfetch_access(struct address_space *mapping, struct file_ra_state *r
 	if (!nblks || zs->blkid >= maxblkid) {
 		if (nblks)
 			zs->flags = 0;	/* the stream reached the end of the file */
-		ra_trace_record(mapping, ra, blkid, nblks, &call, zs->blkid, 0, 0);
+		ra_trace_record(mapping, ra, index, npages, &call, zs->blkid * R, 0, 0);
 		goto demand;
 	}
 	if (zs->pf_dist < nblks)
 		zs->pf_dist = nblks;
-	else if ((uint64_t)zs->pf_dist * PAGE_CACHE_SIZE < ZFETCH_MIN_DISTANCE)
+	else if ((uint64_t)zs->pf_dist * R * PAGE_CACHE_SIZE < ZFETCH_MIN_DISTANCE)
 		zs->pf_dist *= 2;
 	else if (zs->flags & ZS_MORE)
 		zs->pf_dist += zs->pf_dist / 8;
@@ -212,22 +223,24 @@ static void zfetch_access(struct address_space *mapping, struct file_ra_state *r
 	 * demand miss.
 	 */
 	if (missing)
-		read_demand(mapping, ra, filp, first, end - first);
+		read_demand(mapping, ra, filp, demand, demand_end - demand);
 	missing = 0;
 	if ((zs->flags & ZS_MISSED) && zs->pf_end > zs->pf_start) {
-		pgoff_t start = zs->pf_start;
+		pgoff_t start = zs->pf_start * R, stop = min(zs->pf_end * R, last_page + 1);
+		int actual = 0;
 
-		actual = __do_page_cache_readahead(mapping, filp, start, zs->pf_end - start, 0);
+		if (stop > start)
+			actual = __do_page_cache_readahead(mapping, filp, start, stop - start, 0);
 		zs->pf_start = zs->pf_end;
-		ra_set_window(ra, blkid, start, zs->pf_end - start, 0);
+		ra_set_window(ra, index, start, zs->pf_end * R - start, 0);
 		ra_call_note_io(&call, actual > 0 ? (unsigned long)actual : 0, true);
-		ra_trace_record(mapping, ra, blkid, nblks, &call, start, zs->pf_end - start, 0);
+		ra_trace_record(mapping, ra, index, npages, &call, start, zs->pf_end * R - start, 0);
 	} else {
-		ra_trace_record(mapping, ra, blkid, nblks, &call, zs->pf_start, 0, 0);
+		ra_trace_record(mapping, ra, index, npages, &call, zs->pf_start * R, 0, 0);
 	}
 demand:
 	if (missing)
-		read_demand(mapping, ra, filp, first, end - first);
+		read_demand(mapping, ra, filp, demand, demand_end - demand);
 }
 
 /* Every read request, once: the index past it, so that the read path does not call again. */
@@ -268,7 +281,7 @@ static void zfetch_readdir(struct file *filp, struct address_space *bd_mapping, 
 const struct ra_algorithm ra_algo_zfetch = {
 	.name = "zfetch",
 	.title = "zfetch",
-	.help = "OpenZFS 2.2's dmu_zfetch: up to 8 streams per file, distance x2 then +1/8",
+	.help = "OpenZFS 2.2's dmu_zfetch over 128 KiB records: up to 8 streams, distance x2 then +1/8",
 	.request = zfetch_request,
 	.sync = zfetch_sync,
 	.fault_sync = zfetch_fault_sync,

@@ -29,6 +29,7 @@ extern const struct ra_algorithm *const __start_ra_algorithms[], *const __stop_r
 #define RA_MAX_ALGOS	32
 
 static const struct ra_algorithm *ra_sorted[RA_MAX_ALGOS];
+static const char *ra_sorted_names[RA_MAX_ALGOS + 1];
 static unsigned int ra_nr_sorted;
 
 /*
@@ -53,6 +54,8 @@ static void ra_registry_sort(void)
 		ra_sorted[i] = *p;
 		ra_nr_sorted++;
 	}
+	for (unsigned int i = 0; i < ra_nr_sorted; i++)
+		ra_sorted_names[i] = ra_sorted[i]->name;
 }
 
 const struct ra_algorithm *ra_algo_at(unsigned int i)
@@ -60,6 +63,12 @@ const struct ra_algorithm *ra_algo_at(unsigned int i)
 	if (!ra_nr_sorted)
 		ra_registry_sort();
 	return i < ra_nr_sorted ? ra_sorted[i] : NULL;
+}
+
+const char *const *ra_algo_names(void)
+{
+	ra_algo_at(0);
+	return ra_sorted_names;
 }
 
 const struct ra_algorithm *ra_algo_find(const char *name)

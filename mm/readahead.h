@@ -285,6 +285,8 @@ extern unsigned long ra_default_pages;
 const struct ra_algorithm *ra_algo_at(unsigned int i);
 /* The algorithm ra=@name names, or NULL. */
 const struct ra_algorithm *ra_algo_find(const char *name);
+/* The names, NULL-terminated, sorted: KV_ENUM choices for ra= (kv_spec.choices_fn). */
+const char *const *ra_algo_names(void);
 /* "context|legacy|..." into @buf: what ra= accepts, for help and error lines. */
 const char *ra_algo_list(char *buf, size_t len);
 
@@ -419,7 +421,7 @@ struct ra_trace_event {
 	unsigned long actual;		/* pages submitted for I/O */
 };
 
-#define RA_TRACE_EVENTS	4096	/* ring buffer size; older events are overwritten */
+#define RA_TRACE_EVENTS	4096	/* default ring size; older events are overwritten */
 
 extern struct ra_stats ra_global_stats;
 
@@ -459,13 +461,21 @@ void ra_call_note_io(struct ra_call *call, unsigned long actual, bool async);
 void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
 		     pgoff_t offset, unsigned long req_size, const struct ra_call *call,
 		     pgoff_t ra_index, unsigned long ra_size, unsigned long la_size);
-/* Events held (at most RA_TRACE_EVENTS), the @i-th oldest of them, and the total ever. */
+/*
+ * A larger ring of @nr (>= RA_TRACE_EVENTS) events at @ring, which the caller
+ * allocated for good (ratrace_events= at boot); forgets the events held.
+ */
+int ra_trace_resize(struct ra_trace_event *ring, unsigned int nr);
+unsigned int ra_trace_capacity(void);
+/* Events held (at most the ring's size), the @i-th oldest of them, and the total ever. */
 unsigned int ra_trace_count(void);
 const struct ra_trace_event *ra_trace_get(unsigned int i);
 uint64_t ra_trace_total(void);
 /* Forget every event and zero the global counters. */
 void ra_trace_reset(void);
 const char *ra_case_name(enum ra_case c);
+/* The tail of @name an event keeps (RA_TRACE_NAME bytes with the NUL): paths end telling. */
+void ra_trace_name_tail(char *dst, const char *name);
 /* Print event @e as one "ratrace:" line of key=value pairs. */
 void ra_trace_print(const struct ra_trace_event *e);
 
@@ -489,7 +499,7 @@ unsigned long ra_stats_calls(const struct ra_stats *st);
 
 /* Per-file arguments for commands: ra=NAME (ra_algo_list()) ra_kb=N. */
 #define RA_KV_SPECS                                                              \
-	{ "ra", KV_STRING, NULL, "readahead algorithm for this file" },          \
+	{ "ra", KV_ENUM, NULL, "readahead algorithm for this file", ra_algo_names }, \
 	{ "ra_kb", KV_UINT, NULL, "maximum readahead window for this file, KiB" }
 struct kv_value;
 struct result;

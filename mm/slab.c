@@ -148,6 +148,11 @@ void *__kmalloc(size_t size, gfp_t gfp)
 
 	if (size == 0)
 		size = 1; /* as malloc(0): a unique pointer kfree() accepts */
+	if (mm_should_fail(size, "kmalloc", __builtin_return_address(0))) {
+		nr_failures++;
+		mm_note_failure(size);
+		return NULL;
+	}
 	c = size_to_cache(size);
 	if (c) {
 		obj = slab_alloc(c, gfp);
@@ -155,10 +160,10 @@ void *__kmalloc(size_t size, gfp_t gfp)
 		unsigned int order;
 		struct page *page;
 
+		/* more than the largest block: NULL, and the caller says what it wanted */
 		if (size > KMALLOC_MAX_SIZE) {
-			pr_err("kmalloc: %zu bytes is more than the largest block (%lu KiB)\n",
-			       size, KMALLOC_MAX_SIZE >> 10);
 			nr_failures++;
+			mm_note_failure(size);
 			return NULL;
 		}
 		order = ilog2(roundup_pow_of_two(DIV_ROUND_UP(size, PAGE_SIZE)));
@@ -173,6 +178,7 @@ void *__kmalloc(size_t size, gfp_t gfp)
 	}
 	if (!obj) {
 		nr_failures++;
+		mm_note_failure(size);
 		return NULL;
 	}
 	if (gfp & __GFP_ZERO)

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "kernel/cmdline.h"
 #include "kernel/kv.h"
 #include "kernel/ktest.h"
 
@@ -114,6 +115,44 @@ static void test_parse_errors_name_the_key(struct ktest *t)
 	KT_EXPECT_STREQ(t, w2, "mem=12Q");
 }
 
+/* The whole command line: the loader's file name skipped, a cut line refused. */
+static void test_cmdline(struct ktest *t)
+{
+	static char buf[CMDLINE_MAX], longline[CMDLINE_MAX + 8];
+	struct kv_value v[ARRAY_SIZE(specs)];
+	const char *line = "build/lookahead32.elf mem=1G root=\"0:1\"";
+	char err[256];
+
+	KT_ASSERT_EQ(t, cmdline_parse(line, strlen(line), buf, specs, ARRAY_SIZE(specs), v, err,
+				      sizeof(err)),
+		     0);
+	KT_EXPECT_EQ(t, v[0].u, 1ULL << 30);
+	KT_EXPECT_STREQ(t, v[4].s, "0:1");
+	/* a loader's line too long for the kernel's copy is an error, not a cut */
+	memset(longline, 'x', sizeof(longline) - 1);
+	memcpy(longline, "mem=1G root=", 12);
+	KT_EXPECT_EQ(t, cmdline_parse(longline, CMDLINE_MAX, buf, specs, ARRAY_SIZE(specs), v, err,
+				      sizeof(err)),
+		     -EINVAL);
+	KT_EXPECT_TRUE(t, strstr(err, "1024 bytes, more than the 1023") != NULL);
+	KT_EXPECT_EQ(t, cmdline_parse("\"", 1, buf, specs, ARRAY_SIZE(specs), v, err, sizeof(err)),
+		     -EINVAL);
+	KT_EXPECT_STREQ(t, err, "unterminated double quote");
+}
+
+/* run=: cut at ';', spaces before a command and empty commands skipped. */
+static void test_run_list(struct ktest *t)
+{
+	char list[] = " ;lsblk; cat /a  ;;\tsleep ms=1;", *p = list;
+
+	KT_EXPECT_STREQ(t, cmdline_next_command(&p), "lsblk");
+	KT_EXPECT_STREQ(t, cmdline_next_command(&p), "cat /a  ");
+	KT_EXPECT_STREQ(t, cmdline_next_command(&p), "sleep ms=1");
+	KT_EXPECT_TRUE(t, cmdline_next_command(&p) == NULL);
+	KT_EXPECT_TRUE(t, cmdline_next_command(&p) == NULL);
+}
+
 KTEST_SUITE(kv, NULL, KTEST_CASE(test_parse_size), KTEST_CASE(test_parse_uint),
 	    KTEST_CASE(test_split_quotes), KTEST_CASE(test_parse_good),
-	    KTEST_CASE(test_parse_errors_name_the_key));
+	    KTEST_CASE(test_parse_errors_name_the_key), KTEST_CASE(test_cmdline),
+	    KTEST_CASE(test_run_list));

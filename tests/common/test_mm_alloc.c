@@ -232,8 +232,55 @@ static void test_bad_requests_refused(struct ktest *t)
 	put_page(page);
 }
 
+/*
+ * Fault injection: the n-th allocation of this thread fails, once, and is
+ * reported; a kmalloc's own pages do not count twice; the last failure's
+ * size is kept for messages.
+ */
+static void test_fail_nth(struct ktest *t)
+{
+	struct mm_fail_report rep;
+	void *a, *b, *c, *big;
+	struct page *pg;
+
+	mm_fail_nth(3);
+	a = kmalloc(100);
+	big = kmalloc(3 * PAGE_SIZE); /* one allocation, though it takes 4 pages */
+	b = kmalloc(200);
+	c = kmalloc(300);
+	KT_EXPECT_TRUE(t, a && big && !b && c);
+	mm_fail_nth_report(&rep);
+	KT_EXPECT_TRUE(t, rep.fired);
+	KT_EXPECT_EQ(t, rep.nth, 3);
+	KT_EXPECT_EQ(t, rep.bytes, 200);
+	KT_EXPECT_STREQ(t, rep.what, "kmalloc");
+	KT_EXPECT_EQ(t, mm_last_failure(), 200);
+	KT_EXPECT_EQ(t, mm_fail_nth_calls(), 3); /* disarmed once fired: c was not counted */
+	kfree(a);
+	kfree(big);
+	kfree(c);
+
+	mm_fail_nth(2);
+	pg = alloc_pages(1);
+	KT_EXPECT_TRUE(t, pg != NULL);
+	KT_EXPECT_TRUE(t, alloc_pages(2) == NULL);
+	mm_fail_nth_report(&rep);
+	KT_EXPECT_STREQ(t, rep.what, "alloc_pages");
+	KT_EXPECT_EQ(t, rep.bytes, 4 * PAGE_SIZE);
+	free_pages(pg, 1);
+
+	/* disarmed: nothing fails */
+	mm_fail_nth(5);
+	mm_fail_nth(0);
+	a = kmalloc(64);
+	KT_EXPECT_TRUE(t, a != NULL);
+	mm_fail_nth_report(&rep);
+	KT_EXPECT_TRUE(t, !rep.fired);
+	kfree(a);
+}
+
 KTEST_SUITE(mm_alloc, mm_suite_ready, KTEST_CASE(test_every_order_aligned_and_counted),
 	    KTEST_CASE(test_free_counts_add_up), KTEST_CASE(test_blocks_disjoint),
 	    KTEST_CASE(test_flags_cleared_on_reuse),
 	    KTEST_CASE(test_exhaustion_never_returns_reserved),
-	    KTEST_CASE(test_bad_requests_refused));
+	    KTEST_CASE(test_bad_requests_refused), KTEST_CASE(test_fail_nth));

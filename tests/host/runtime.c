@@ -59,6 +59,14 @@ void panic(const char *fmt, ...)
 	abort();
 }
 
+/* One thread on the host: any pointer stands for it, as long as it is always the same. */
+struct thread *current_thread(void)
+{
+	static int the_thread;
+
+	return (struct thread *)(void *)&the_thread;
+}
+
 void init_waitqueue_head(struct wait_queue_head *wq)
 {
 	INIT_LIST_HEAD(&wq->waiters);

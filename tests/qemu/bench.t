@@ -8,7 +8,7 @@
 # the results folder tools/bench-report makes, and bad input.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 35
+tap_plan 38
 
 if ! tools/mkbench smoke >"$TAP_TMP/mkbench.log" 2>&1; then
 	sed 's/^/# /' "$TAP_TMP/mkbench.log"
@@ -57,6 +57,9 @@ check "on-demand calls readahead less often on 1-page cache-hot reads" "one('ove
 check "pipeline: the look-ahead mark lowers the stall at 60 us think time" "one('pipeline','think60000','ondemand')['stall_frac'] < one('pipeline','think60000','ondemand', ra_async=False)['stall_frac']"
 check "pipeline: no asynchronous readahead without the look-ahead mark" "one('pipeline','think60000','ondemand', ra_async=False)['ra_async'] == 0"
 check "the suite's RESULT lines: a row per test with both algorithms, then the summary" "[s for s in S if s.get('cmd') == 'bench-suite'][0]['failed'] == 0 and len([x for x in S if x.get('cmd') == 'bench-row']) == [s for s in S if s.get('cmd') == 'bench-suite'][0]['rows'] >= 17 and all('legacy' in x and 'ondemand' in x for x in S if x.get('cmd') == 'bench-row' and 'no-lookahead' not in x['test'] and 'ra=off' not in x['test'])"
+tap_grep '^bench: iozone read: ra=legacy ra_kb=1024 verify=1 file=/bench/big.pat suite=smoke$' "$QOUT" "a phase prints the settings it runs with"
+tap_grep '^bench: iozone read: .* buffer hits; ra legacy [0-9]+ calls, [0-9]+ windows' "$QOUT" "a phase's line has the buffer hits, readahead calls and windows"
+check "rows that never touched the disk say so: smoke's re-read is cached, its first read is not" "[x.get('cached') for x in S if x.get('cmd') == 'bench-row' and x['test'] in ('Read', 'Re-read')] == [None, 'legacy,ondemand'] and 'fits in memory' in [s for s in S if s.get('cmd') == 'bench-suite'][0]['note']"
 tap_grep '^ +"Stride read"  KB/s +[0-9.]+ +[0-9.]+ +[-+][0-9.]+%$' "$QOUT" "the seeds' table: a row with both columns and the gain"
 tap_grep '^bench workloads:' "$QOUT" "bench alone lists the workloads"
 

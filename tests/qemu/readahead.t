@@ -7,13 +7,13 @@
 # nearly 128 KiB and one asynchronous readahead per window.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 23
+tap_plan 35
 
 img=build/img/ext2-4k.img
 manifest=build/img/manifest-full.txt
 tools/mkimage >/dev/null 2>&1
 if [ ! -f "$img" ] || [ ! -f "$manifest" ]; then
-	for i in $(seq 23); do tap_ok "# SKIP no test image (tools/mkimage failed)"; done
+	for i in $(seq 35); do tap_ok "# SKIP no test image (tools/mkimage failed)"; done
 	exit 0
 fi
 crc_of() { grep "^$1 " "$manifest" | cut -d' ' -f3; }
@@ -54,10 +54,12 @@ cats="$cats;cat /big.bin ra=legacy ra_kb=128;drop_caches"
 qemu --timeout 600 --disk "$img" -- "run=$cats"
 out1=$QOUT st1=$QSTATUS
 if grep -q "unknown command 'cat'" "$out1"; then
-	for i in $(seq 23); do tap_ok "# SKIP the cat command is not in this kernel yet"; done
+	for i in $(seq 35); do tap_ok "# SKIP the cat command is not in this kernel yet"; done
 	exit 0
 fi
 tap_is "$st1" 0 "cat with each algorithm: exit 0"
+tap_grep '^cat: /big.bin: .* buffer hits; readahead legacy: [0-9]+ calls, [0-9]+ windows$' "$out1" \
+	"cat's line has the buffer hits, readahead calls and windows"
 for n in 1 2 3; do
 	ra=$(rf "$out1" cat $n ra)
 	tap_is "$(rf "$out1" cat $n crc32)" "$big_crc" "cat ra=${ra:-?}: crc32 matches the host's"
@@ -114,3 +116,45 @@ tap_cmp "${wk_entries:-0} >= 1000 and ${wk_calls:-0} > 0" \
 tap_cmp "'$(rf "$out2" walk 1 crc32)' == '$(rf "$out2" walk 2 crc32)' != ''" \
 	"walk: the same listing with ra=legacy (crc32 $(rf "$out2" walk 2 crc32))"
 tap_nogrep '^error: ' "$out2" "no error lines"
+
+# The algorithms after the seeds read the same bytes; ralist lists every one.
+cats="ralist"
+for a in context linux thrash-safe zfetch; do cats="$cats;cat /big.bin ra=$a ra_kb=128;drop_caches"; done
+qemu --timeout 600 --disk "$img" -- "run=$cats"
+out3=$QOUT
+for n in 1 2 3 4; do
+	ra=$(rf "$out3" cat $n ra)
+	tap_is "$(rf "$out3" cat $n crc32)" "$big_crc" "cat ra=${ra:-?}: crc32 matches the host's"
+done
+tap_is "$(rf "$out3" ralist 1 algorithms)" "context|legacy|linux|off|ondemand|thrash-safe|zfetch" \
+	"ralist: every algorithm, by name"
+
+# ratrace: 4 KiB reads with legacy record more decisions than the ring holds
+trc="cat /big.bin ra=legacy bs=4096;ratrace first=2;ratrace last=3 file=/big.bin;ratrace file=/none"
+qemu --timeout 600 --disk "$img" -- "run=$trc"
+out4=$QOUT
+tap_grep '^ratrace: [0-9]+ earlier events lost: the ring holds the last 4096' "$out4" \
+	"ratrace: says how many earlier events the ring lost"
+tap_is "$(rf "$out4" ratrace 1 printed)/$(rf "$out4" ratrace 2 printed)/$(rf "$out4" ratrace 3 printed)" \
+	"2/3/0" "ratrace first=2, last=3 file=/big.bin, file=/none print 2, 3 and none"
+tap_grep '^ratrace: .*case=legacy-(window|ahead).*(ahead_start=[1-9]|ahead=closed ahead_end=)' "$out4" \
+	"ratrace: 2.6.20's ahead window printed open, or closed with where it ended"
+qemu --timeout 600 --disk "$img" -- ratrace_events=32768 "run=cat /big.bin ra=legacy bs=4096;ratrace last=1"
+tap_cmp "$(rf "$QOUT" ratrace 1 overwritten) == 0 and $(rf "$QOUT" ratrace 1 held) > 4096" \
+	"ratrace_events=32768: the whole run held ($(rf "$QOUT" ratrace 1 held) events)"
+qemu --timeout 60 --disk "$img" -- ratrace_events=10 "run=ratrace"
+tap_grep '^error: readahead: ratrace_events=10: 4096 to 262144' "$QOUT" \
+	"ratrace_events=10: one error naming the key and the range"
+
+# diskstats reset=1 zeroes everything it prints: the disk's, the elevator's and the model's
+qemu --timeout 60 --disk "$img" -- "run=cat /medium.bin;diskstats reset=1;diskstats"
+python3 - "$QOUT" <<'PY' && tap_ok "diskstats reset=1: the disk's, the elevator's and the model's counters all zero" || tap_not_ok "diskstats reset=1 zeroes every counter it prints"
+import json, sys
+ds = [json.loads(l[7:]) for l in open(sys.argv[1], errors="replace")
+      if l.startswith("RESULT ") and '"cmd":"diskstats"' in l]
+before, after = ds[0]["disks"][0], ds[1]["disks"][0]
+keys = ["reads", "sectors_read", "elv_dispatched", "elv_sorted", "elv_expired", "congested"]
+ok = before["reads"] > 0 and before["elv_dispatched"] > 0 and all(after[k] == 0 for k in keys)
+ok = ok and after["model"]["commands"] == 0 and sum(after["size_hist"]) == 0
+sys.exit(0 if ok else 1)
+PY

@@ -4,7 +4,7 @@
 # error line of the run and the result, in at most 20 lines.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 8
+tap_plan 9
 
 summary() {	# the summary block of $QOUT
 	sed -n '/^+-- lookahead summary/,/^+-- result:/p' "$QOUT"
@@ -30,3 +30,8 @@ tap_grep '^\+-- result: failure$' "$TAP_TMP/s2" "the summary shows the result"
 qemu --timeout 60 -- frobnicate=1
 tap_grep "^\| first error: command line: unknown key 'frobnicate'" "$QOUT" \
 	"a bad command line: the summary names it"
+
+# a long first error is wrapped over the summary's lines, not cut
+qemu --timeout 60 -- elevator=bogus_value_that_is_long "run=help"
+tap_grep "^\|   'elevator': expected one of noop\|deadline\$" "$QOUT" \
+	"the summary wraps a long first error onto a second line"
