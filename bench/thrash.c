@@ -13,6 +13,12 @@
  * Once the readers' windows together exceed free memory, pages read ahead
  * are evicted before their reader gets to them.
  *
+ * The readers share one file (path=, each reading a part of it 1/streams
+ * long: short seeks between them), or with files=1 each reads a file of its
+ * own from offset 0: the regular files under the directory path=, in name
+ * order. Where those files lie on the disk is the image's doing
+ * (tools/mkbench streams-onedir, streams-spread).
+ *
  * Each reader is a kernel thread blocking on its own I/O, so the elevator
  * and the drive see real concurrency. Every second the main thread prints
  * a sample (a RESULT "bench-sample" line): aggregate throughput, average
@@ -20,6 +26,7 @@
  * columns, the maximum throughput and the minimum average request size.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/bench.h"
@@ -29,7 +36,11 @@
 #include "mm/mm.h"
 
 static const struct bench_param thrash_params[] = {
-	{"path", KV_STRING, NULL, (uintptr_t) "/bench/big.pat", 0, 0, "the file the readers share"},
+	{"path", KV_STRING, NULL, (uintptr_t) "/bench/big.pat", 0, 0,
+	 "the file the readers share; with files=1, the directory holding their files"},
+	{"files", KV_BOOL, NULL, 0, 0, 1,
+	 "1: each reader reads a file of its own from offset 0, the regular files under "
+	 "path= (searched to any depth) in name order"},
 	{"streams", KV_UINT, NULL, 200, 1, 1024, "readers"},
 	{"rate", KV_SIZE, NULL, 100 << 10, 1024, 1ULL << 30, "bytes per second per reader"},
 	{"interval", KV_UINT, NULL, 1000, 1, 60000, "ms between two readers' starts"},
@@ -167,40 +178,194 @@ static void trace_sample(struct bench *b, struct trace_state *ts, unsigned int s
 	ts->prev_watch = ts->watch;
 }
 
+/* files=1: the regular files under a directory, collected breadth first. */
+struct stream_files {
+	char **paths;
+	unsigned int n, cap;
+	int err;
+};
+
+struct stream_dir {
+	struct stream_files *sf;
+	char **dirs; /* the queue of directories still to read */
+	unsigned int ndirs, cap;
+	const char *parent;
+};
+
+/* Append the kmalloc'd string @p to the array @v (freeing @p if it cannot). */
+static int add_path(char ***v, unsigned int *n, unsigned int *cap, char *p)
+{
+	if (!p)
+		return -ENOMEM;
+	if (*n == *cap) {
+		unsigned int ncap = *cap ? *cap * 2 : 64;
+		char **nv = krealloc(*v, ncap * sizeof(*nv));
+
+		if (!nv) {
+			kfree(p);
+			return -ENOMEM;
+		}
+		*v = nv;
+		*cap = ncap;
+	}
+	(*v)[(*n)++] = p;
+	return 0;
+}
+
+/* Append "@dir/@name" to @v. */
+static int push_path(char ***v, unsigned int *n, unsigned int *cap, const char *dir,
+		     const char *name, unsigned int namelen)
+{
+	size_t dlen = strlen(dir);
+	char *p;
+
+	if (dlen + 1 + namelen + 1 > VFS_PATH_MAX)
+		return -ENAMETOOLONG;
+	p = kmalloc(dlen + 1 + namelen + 1);
+	if (p) {
+		memcpy(p, dir, dlen);
+		if (!dlen || dir[dlen - 1] != '/')
+			p[dlen++] = '/';
+		memcpy(p + dlen, name, namelen);
+		p[dlen + namelen] = 0;
+	}
+	return add_path(v, n, cap, p);
+}
+
+static int stream_entry(void *ctx, const char *name, unsigned int namelen, uint32_t ino,
+			unsigned int ftype)
+{
+	struct stream_dir *d = ctx;
+
+	(void)ino;
+	if ((namelen == 1 && name[0] == '.') || (namelen == 2 && !memcmp(name, "..", 2)))
+		return 0;
+	if (ftype == VFS_FT_DIR)
+		d->sf->err = push_path(&d->dirs, &d->ndirs, &d->cap, d->parent, name, namelen);
+	else if (ftype == VFS_FT_REG)
+		d->sf->err = push_path(&d->sf->paths, &d->sf->n, &d->sf->cap, d->parent, name,
+				       namelen);
+	return d->sf->err;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void free_paths(char **v, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		kfree(v[i]);
+	kfree(v);
+}
+
+/* The regular files under @top in name order, into @sf; 0 or -errno after a message. */
+static int collect_files(const char *top, struct stream_files *sf)
+{
+	struct stream_dir d = {.sf = sf};
+	unsigned int next = 0;
+	int err = add_path(&d.dirs, &d.ndirs, &d.cap, kstrdup(top));
+
+	if (err)
+		pr_err("bench thrash: files=1: no memory to list %s\n", top);
+	while (!err && next < d.ndirs) {
+		struct file *dir;
+
+		d.parent = d.dirs[next++];
+		dir = vfs_open(d.parent, &err);
+		if (!dir) {
+			pr_err("bench thrash: files=1: %s: %s\n", d.parent, vfs_errname(err));
+			break;
+		}
+		if (vfs_mode_ftype(dir->f_inode->i_mode) != VFS_FT_DIR) {
+			pr_err("bench thrash: files=1: path=%s is not a directory\n", d.parent);
+			err = -ENOTDIR;
+		} else {
+			err = vfs_readdir(dir, stream_entry, &d);
+			if (!err)
+				err = sf->err;
+			if (err)
+				pr_err("bench thrash: files=1: reading %s: %s\n", d.parent,
+				       vfs_errname(err));
+		}
+		vfs_close(dir);
+	}
+	free_paths(d.dirs, d.ndirs);
+	if (!err)
+		qsort(sf->paths, sf->n, sizeof(*sf->paths), cmp_path);
+	return err;
+}
+
 static int thrash_run(struct bench *b)
 {
 	uint64_t nstreams = bench_u(b, "streams"), rate = bench_u(b, "rate");
 	uint64_t interval = bench_u(b, "interval") * NSEC_PER_MSEC, bs = bench_u(b, "bs");
 	uint64_t tail = bench_u(b, "tail") * NSEC_PER_SEC, t0, end_ns, next, size, per;
 	unsigned int trace = (unsigned int)bench_u(b, "trace");
+	bool files = bench_u(b, "files");
+	struct stream_files sf = {0};
 	struct trace_state ts = {0};
 	struct bench_sample prev, cur;
 	double max_mbps = 0, ramp_max_mbps = 0, min_req = 0;
+	double max_disk_mbps = 0, ramp_max_disk_mbps = 0; /* what the disk read, thrashed or not */
+	unsigned long max_cached = 0;			  /* pages */
 	volatile bool stop = false;
 	struct reader *rd;
 	struct file *probe;
 	unsigned int started = 0, sec = 0;
 	int err = 0;
 
-	probe = bench_open(b, bench_s(b, "path"));
-	if (!probe)
-		return b->open_err;
-	size = (uint64_t)bench_size(probe);
-	bench_close(b, probe);
-	per = size / nstreams / 4096 * 4096;
-	if (per < bs) {
-		pr_err("bench thrash: %s is too small for %llu readers of %llu-byte reads\n",
-		       bench_s(b, "path"), (unsigned long long)nstreams, (unsigned long long)bs);
-		return -EINVAL;
-	}
 	if (trace > nstreams) {
 		pr_err("bench thrash: trace=%u: there are only %llu readers\n", trace,
 		       (unsigned long long)nstreams);
 		return -EINVAL;
 	}
+	if (files) {
+		err = collect_files(bench_s(b, "path"), &sf);
+		if (!err && sf.n < nstreams) {
+			pr_err("bench thrash: files=1: %s holds %u files for %llu readers\n",
+			       bench_s(b, "path"), sf.n, (unsigned long long)nstreams);
+			err = -EINVAL;
+		}
+		for (unsigned int i = 0; i < nstreams && !err; i++) {
+			struct kstat st;
+
+			err = vfs_stat(sf.paths[i], &st);
+			if (err) {
+				pr_err("bench thrash: files=1: %s: %s\n", sf.paths[i],
+				       vfs_errname(err));
+			} else if ((uint64_t)st.size < bs) {
+				pr_err("bench thrash: files=1: %s is %llu bytes, less than one "
+				       "%llu-byte read\n", sf.paths[i],
+				       (unsigned long long)st.size, (unsigned long long)bs);
+				err = -EINVAL;
+			}
+		}
+		if (err) {
+			free_paths(sf.paths, sf.n);
+			return err;
+		}
+		per = 0; /* each reader: its whole file */
+	} else {
+		probe = bench_open(b, bench_s(b, "path"));
+		if (!probe)
+			return b->open_err;
+		size = (uint64_t)bench_size(probe);
+		bench_close(b, probe);
+		per = size / nstreams / 4096 * 4096;
+		if (per < bs) {
+			pr_err("bench thrash: %s is too small for %llu readers of %llu-byte reads\n",
+			       bench_s(b, "path"), (unsigned long long)nstreams,
+			       (unsigned long long)bs);
+			return -EINVAL;
+		}
+	}
 	rd = bench_zalloc(b, nstreams, sizeof(*rd), "the readers' state");
-	if (!rd)
+	if (!rd) {
+		free_paths(sf.paths, sf.n);
 		return -ENOMEM;
+	}
 	/*
 	 * Every reader's thread, file and buffer are set up now, before the
 	 * phase and before memory is short (a thread stack is an order-3
@@ -219,14 +384,17 @@ static int thrash_run(struct bench *b)
 		r->start = (loff_t)(i * per);
 		r->end = r->start + (loff_t)per;
 		r->buf = bench_buffer(b, bs);
-		r->f = r->buf ? bench_open(b, bench_s(b, "path")) : NULL;
+		r->f = r->buf ? bench_open(b, files ? sf.paths[i] : bench_s(b, "path")) : NULL;
 		if (r->f)
 			r->f->f_pos = r->start;
+		if (r->f && files)
+			r->end = bench_size(r->f);
 		snprintf(what, sizeof(what), "reader %u", i + 1);
 		r->t = r->f ? bench_thread_create(b, reader_fn, r, what) : NULL;
 		if (!r->t)
 			err = r->buf && !r->f ? b->open_err : -ENOMEM;
 	}
+	free_paths(sf.paths, sf.n);
 	if (err) {
 		bench_threads_cancel(b);
 		goto out;
@@ -263,14 +431,17 @@ static int thrash_run(struct bench *b)
 			started++;
 		/* a sample a second (over the time since the last one, if the sampler ran late) */
 		if (now >= next + NSEC_PER_SEC) {
-			double mbps, req, dt;
+			double mbps, disk_mbps, req, dt;
+			struct mm_stats mm;
 			struct ra_stats d;
 
 			next += NSEC_PER_SEC;
 			bench_sample(b, &cur);
+			mm_get_stats(&mm);
 			ra_stats_sub(&d, &cur.ra, &prev.ra);
 			dt = (double)(cur.ns - prev.ns) / 1e9;
 			mbps = (double)(cur.bytes - prev.bytes) / 1e6 / dt;
+			disk_mbps = (double)(cur.disk_sectors - prev.disk_sectors) * 512 / 1e6 / dt;
 			req = cur.disk_reads > prev.disk_reads
 				      ? (double)(cur.disk_sectors - prev.disk_sectors) / 2.0 /
 						(double)(cur.disk_reads - prev.disk_reads)
@@ -280,21 +451,26 @@ static int thrash_run(struct bench *b)
 			       "\"t\":%u,\"streams\":%u,\"mbps\":%.3f,\"disk_mbps\":%.3f,"
 			       "\"avg_req_kb\":%.1f,\"thrashed_pages\":%lu,"
 			       "\"thrashed_windows\":%lu,\"windows\":%lu,\"sync_windows\":%lu,"
-			       "\"readpage_ios\":%lu,\"deferred\":%lu}\n",
-			       b->ra->name, ++sec, started, mbps,
-			       (double)(cur.disk_sectors - prev.disk_sectors) * 512 / 1e6 / dt, req,
-			       d.thrashed_pages, d.thrashed_windows, d.windows, d.sync_ios,
-			       d.readpage_ios, d.deferred);
+			       "\"readpage_ios\":%lu,\"deferred\":%lu,\"cached_kb\":%lu}\n",
+			       b->ra->name, ++sec, started, mbps, disk_mbps, req, d.thrashed_pages,
+			       d.thrashed_windows, d.windows, d.sync_ios, d.readpage_ios, d.deferred,
+			       mm.cached * (PAGE_SIZE / 1024));
 			if (ts.r)
 				trace_sample(b, &ts, sec);
 			if (mbps > max_mbps)
 				max_mbps = mbps;
+			if (disk_mbps > max_disk_mbps)
+				max_disk_mbps = disk_mbps;
+			if (mm.cached > max_cached)
+				max_cached = mm.cached;
 			/*
 			 * The seeds measured "until reaching 200 streams"; the tail
 			 * after it is ours, and 2.6.20 changes its ways there.
 			 */
 			if (started < nstreams && mbps > ramp_max_mbps)
 				ramp_max_mbps = mbps;
+			if (started < nstreams && disk_mbps > ramp_max_disk_mbps)
+				ramp_max_disk_mbps = disk_mbps;
 			/* the seeds' minimum: over the seconds with every reader running */
 			if (started == nstreams && req > 0 && (min_req == 0 || req < min_req))
 				min_req = req;
@@ -320,7 +496,11 @@ static int thrash_run(struct bench *b)
 	bench_result_double(b, "max_mbps", max_mbps, 3);
 	bench_result_double(b, "min_avg_req_kb", min_req, 1);
 	bench_result_double(b, "ramp_max_mbps", ramp_max_mbps, 3);
+	bench_result_double(b, "max_disk_mbps", max_disk_mbps, 3);
+	bench_result_double(b, "ramp_max_disk_mbps", ramp_max_disk_mbps, 3);
+	bench_result_u64(b, "max_cached_kb", max_cached * (PAGE_SIZE / 1024));
 	bench_result_u64(b, "catchup", bench_u(b, "catchup"));
+	bench_result_u64(b, "files", files);
 	bench_result_u64(b, "streams", started);
 	bench_result_u64(b, "thrashed_pages", cur.ra.thrashed_pages);
 	bench_result_u64(b, "thrashed_windows", cur.ra.thrashed_windows);

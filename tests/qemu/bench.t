@@ -8,7 +8,7 @@
 # the results folder tools/bench-report makes, and bad input.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 33
+tap_plan 38
 
 if ! tools/mkbench smoke >"$TAP_TMP/mkbench.log" 2>&1; then
 	sed 's/^/# /' "$TAP_TMP/mkbench.log"
@@ -16,6 +16,11 @@ if ! tools/mkbench smoke >"$TAP_TMP/mkbench.log" 2>&1; then
 	exit 1
 fi
 IMG=build/img/bench-smoke.img
+if ! tools/mkbench streams-mini >"$TAP_TMP/mkbench-mini.log" 2>&1; then
+	sed 's/^/# /' "$TAP_TMP/mkbench-mini.log"
+	echo "Bail out! tools/mkbench streams-mini failed"
+	exit 1
+fi
 
 qemu --mem 64M --disk "$IMG" --timeout 300 -- ra_kb=1024 "run=bench;bench suite=smoke;bench iozone i=read r=64k;bench pipeline think=30000 ra_async=0;bench pipeline think=30000"
 tap_is "$QSTATUS" 0 "bench suite=smoke runs and exits 0"
@@ -99,6 +104,18 @@ check "thrash: a late reader never reads faster than its rate (catchup=0), stays
 # the disk to catch up depends on the run)
 qemu --mem 20M --disk "$IMG" --timeout 120 -- ra_kb=1024 "run=bench thrash streams=32 rate=128k interval=30 tail=4 ra=legacy trace=12 catchup=1;selftest suite=thrash_pace"
 check "thrash catchup=1: runs, every byte verified, and the pacing selftest passes" "[(r['catchup'], r['verified']) for r in R] == [(1, True)] and '$QSTATUS' == '0'"
+
+# files=1 on tools/mkbench streams-mini: each of the 32 readers its own 512 KiB file, in a
+# top-level directory of its own spread over the 160 GB disk, read whole from offset 0, in
+# 20 MiB of RAM
+qemu --mem 20M --disk build/img/bench-streams-mini.img --timeout 120 -- ra_kb=1024 "run=bench thrash streams=32 rate=128k interval=30 tail=10 ra=legacy files=1 path=/ trace=12;drop_caches;bench thrash streams=32 rate=128k interval=30 tail=10 ra=ondemand files=1 path=/ trace=12;bench thrash streams=4 files=1 path=/s000/s000.pat;bench thrash streams=40 files=1 path=/"
+tap_is "$QSTATUS" 1 "bench thrash files=1: 32 readers on files of their own, both algorithms; then two bad paths"
+check "thrash files=1: each reader read all of its own file, every byte verified" "[(r['files'], r['verified'], r['bytes'], r['streams']) for r in R if r['workload'] == 'thrash'] == [(1, True, 32 * 524288, 32)] * 2 and all(r['thrashed_windows'] > 0 for r in R)"
+check "thrash files=1: the traced reader (#12) read /s011/s011.pat from its first page to its last" "all(sum(s['reads'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a) * 4 == max(s['pos_kb'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a) == 512 for a in ('legacy', 'ondemand'))"
+tap_grep '^ratrace: t=[0-9.]* file=/s011/s011.pat algo=ondemand case=sequential-first offset=0 ' "$QOUT" \
+	"thrash files=1: on-demand sees the reader's first read at offset 0 as a sequential start"
+n=$(grep -cE "^error: bench thrash: files=1: path=/s000/s000.pat is not a directory|^error: bench thrash: files=1: / holds 32 files for 40 readers" "$QOUT")
+tap_is "$n" 2 "thrash files=1: a path= that is not a directory, and too few files, each get an error line"
 
 # sysbench's threads sharing one file, and interleaved streams through one open
 qemu --mem 64M --disk "$IMG" --timeout 120 -- "run=bench sysbench threads=8 requests=200;bench interleave streams=4 share=1 order=random s=8m;bench oltp threads=4 s=16m transactions=20"
