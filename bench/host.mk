@@ -15,10 +15,10 @@ $(BUILD)/host/fuzz_iolog: tests/host/fuzz_iolog.c bench/iolog.c bench/iolog.h ke
 	@$(CLANG) $(FUZZ_IOLOG_CFLAGS) -o $@ tests/host/fuzz_iolog.c bench/iolog.c
 # the seed corpus: the shipped traces (tests/replay/) and what earlier runs found
 fuzz-iolog: $(BUILD)/host/fuzz_iolog
-	@mkdir -p $(BUILD)/fuzz/iolog-corpus $(BUILD)/fuzz/crashes
+	@mkdir -p $(BUILD)/fuzz-iolog/corpus $(BUILD)/fuzz-iolog/crashes
 	$(BUILD)/host/fuzz_iolog -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 -dict=tests/host/iolog.dict \
-		-artifact_prefix=$(BUILD)/fuzz/crashes/ $(BUILD)/fuzz/iolog-corpus tests/replay
+		-artifact_prefix=$(BUILD)/fuzz-iolog/crashes/ $(BUILD)/fuzz-iolog/corpus tests/replay
 fuzz: fuzz-iolog
 .PHONY: fuzz-iolog
 

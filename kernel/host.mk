@@ -29,9 +29,9 @@ $(BUILD)/fuzz/cmdline-seeds.stamp: boot/grub.cfg tests/host/fuzz_cmdline.seeds
 		       printf "%s", $$0 > f; close(f) }'
 	@touch $@
 fuzz-cmdline: $(BUILD)/host/fuzz_cmdline $(BUILD)/fuzz/cmdline.dict $(BUILD)/fuzz/cmdline-seeds.stamp
-	@mkdir -p $(BUILD)/fuzz/cmdline-corpus $(BUILD)/fuzz/crashes
+	@mkdir -p $(BUILD)/fuzz-cmdline/corpus $(BUILD)/fuzz-cmdline/crashes
 	$(BUILD)/host/fuzz_cmdline -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 		-rss_limit_mb=2048 -dict=$(BUILD)/fuzz/cmdline.dict -print_final_stats=1 \
-		-artifact_prefix=$(BUILD)/fuzz/crashes/ $(BUILD)/fuzz/cmdline-corpus \
+		-artifact_prefix=$(BUILD)/fuzz-cmdline/crashes/ $(BUILD)/fuzz-cmdline/corpus \
 		$(BUILD)/fuzz/cmdline-seeds
 .PHONY: fuzz-cmdline

@@ -153,15 +153,10 @@ readit:
 static bool context_sync(struct address_space *mapping, struct file_ra_state *ra,
 			 struct file *filp, pgoff_t offset, unsigned long req_size)
 {
-	struct ra_call call = { .async = false };
+	struct ra_call call;
 
-	call.congested = bdi_read_congested(mapping->backing_dev_info);
-	if (!ra->ra_pages) {
-		call.rcase = RA_CASE_OFF;
-		ra_trace_record(mapping, ra, offset, req_size, &call, offset, 0, 0);
-		return true;
-	}
-	context_readahead(mapping, ra, filp, false, offset, req_size, &call);
+	if (ra_ondemand_entry(mapping, ra, NULL, offset, req_size, &call))
+		context_readahead(mapping, ra, filp, false, offset, req_size, &call);
 	return true;
 }
 
@@ -169,23 +164,10 @@ static void context_async(struct address_space *mapping, struct file_ra_state *r
 			  struct file *filp, struct page *page, pgoff_t offset,
 			  unsigned long req_size)
 {
-	struct ra_call call = { .async = true };
+	struct ra_call call;
 
-	call.congested = bdi_read_congested(mapping->backing_dev_info);
-	if (!ra->ra_pages) {
-		call.rcase = RA_CASE_OFF;
-		ra_trace_record(mapping, ra, offset, req_size, &call, offset, 0, 0);
-		return;
-	}
-	ClearPageReadahead(page);
-	/* defer asynchronous readahead on congestion, as 2.6.31 still did */
-	if (call.congested) {
-		call.rcase = RA_CASE_CONGESTED;
-		call.deferred = true;
-		ra_trace_record(mapping, ra, offset, req_size, &call, offset, 0, 0);
-		return;
-	}
-	context_readahead(mapping, ra, filp, true, offset, req_size, &call);
+	if (ra_ondemand_entry(mapping, ra, page, offset, req_size, &call))
+		context_readahead(mapping, ra, filp, true, offset, req_size, &call);
 }
 
 const struct ra_algorithm ra_algo_context = {

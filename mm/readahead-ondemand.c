@@ -131,29 +131,10 @@ static unsigned long page_cache_readahead_ondemand(struct address_space *mapping
 						   struct page *page, pgoff_t offset,
 						   unsigned long req_size)
 {
-	struct ra_call call = { .async = page != NULL };
+	struct ra_call call;
 
-	call.congested = bdi_read_congested(mapping->backing_dev_info);
-	if (!ra->ra_pages) {
-		/* no readahead: another reader's look-ahead mark stays where it is */
-		call.rcase = RA_CASE_OFF;
-		ra_trace_record(mapping, ra, offset, req_size, &call, offset, 0, 0);
+	if (!ra_ondemand_entry(mapping, ra, page, offset, req_size, &call))
 		return 0;
-	}
-	if (page) {
-		ClearPageReadahead(page);
-		/*
-		 * Defer asynchronous readahead while the queue is congested:
-		 * the reader is not waiting yet, and the pages it will miss
-		 * are read then, synchronously.
-		 */
-		if (call.congested) {
-			call.rcase = RA_CASE_CONGESTED;
-			call.deferred = true;
-			ra_trace_record(mapping, ra, offset, req_size, &call, offset, 0, 0);
-			return 0;
-		}
-	}
 	return ondemand_readahead(mapping, ra, filp, page, offset, req_size, &call);
 }
 

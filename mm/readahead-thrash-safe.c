@@ -176,15 +176,10 @@ nothing:
 static bool thrash_safe_sync(struct address_space *mapping, struct file_ra_state *ra,
 			     struct file *filp, pgoff_t offset, unsigned long req_size)
 {
-	struct ra_call call = { .async = false };
+	struct ra_call call;
 
-	call.congested = bdi_read_congested(mapping->backing_dev_info);
-	if (!ra->ra_pages) {
-		call.rcase = RA_CASE_OFF;
-		ra_trace_record(mapping, ra, offset, req_size, &call, offset, 0, 0);
-		return true;
-	}
-	thrash_safe_readahead(mapping, ra, filp, false, offset, req_size, &call);
+	if (ra_ondemand_entry(mapping, ra, NULL, offset, req_size, &call))
+		thrash_safe_readahead(mapping, ra, filp, false, offset, req_size, &call);
 	return true;
 }
 
@@ -192,22 +187,10 @@ static void thrash_safe_async(struct address_space *mapping, struct file_ra_stat
 			      struct file *filp, struct page *page, pgoff_t offset,
 			      unsigned long req_size)
 {
-	struct ra_call call = { .async = true };
+	struct ra_call call;
 
-	call.congested = bdi_read_congested(mapping->backing_dev_info);
-	if (!ra->ra_pages) {
-		call.rcase = RA_CASE_OFF;
-		ra_trace_record(mapping, ra, offset, req_size, &call, offset, 0, 0);
-		return;
-	}
-	ClearPageReadahead(page);
-	if (call.congested) {
-		call.rcase = RA_CASE_CONGESTED;
-		call.deferred = true;
-		ra_trace_record(mapping, ra, offset, req_size, &call, offset, 0, 0);
-		return;
-	}
-	thrash_safe_readahead(mapping, ra, filp, true, offset, req_size, &call);
+	if (ra_ondemand_entry(mapping, ra, page, offset, req_size, &call))
+		thrash_safe_readahead(mapping, ra, filp, true, offset, req_size, &call);
 }
 
 const struct ra_algorithm ra_algo_thrash_safe = {

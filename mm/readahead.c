@@ -399,6 +399,34 @@ unsigned long ra_next_size(unsigned long cur, unsigned long max)
 	return min(newsize, max);
 }
 
+bool ra_ondemand_entry(struct address_space *mapping, struct file_ra_state *ra, struct page *page,
+		       pgoff_t offset, unsigned long req_size, struct ra_call *call)
+{
+	*call = (struct ra_call){ .async = page != NULL };
+	call->congested = bdi_read_congested(mapping->backing_dev_info);
+	if (!ra->ra_pages) {
+		/* no readahead: another reader's look-ahead mark stays where it is */
+		call->rcase = RA_CASE_OFF;
+		ra_trace_record(mapping, ra, offset, req_size, call, offset, 0, 0);
+		return false;
+	}
+	if (page) {
+		ClearPageReadahead(page);
+		/*
+		 * Defer asynchronous readahead while the queue is congested:
+		 * the reader is not waiting yet, and the pages it will miss
+		 * are read then, synchronously.
+		 */
+		if (call->congested) {
+			call->rcase = RA_CASE_CONGESTED;
+			call->deferred = true;
+			ra_trace_record(mapping, ra, offset, req_size, call, offset, 0, 0);
+			return false;
+		}
+	}
+	return true;
+}
+
 bool ra_read_as_is(struct address_space *mapping, struct file_ra_state *ra, struct file *filp,
 		   pgoff_t offset, unsigned long req_size)
 {

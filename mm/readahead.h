@@ -25,6 +25,7 @@
 
 struct file;
 struct file_ra_state;
+struct ra_call;
 
 /* madvise()-style access hints of a file mapping (VM_SequentialReadHint ...). */
 enum filemap_advice { FAULT_ADV_NORMAL, FAULT_ADV_SEQUENTIAL, FAULT_ADV_RANDOM, FAULT_ADV_NR };
@@ -347,6 +348,17 @@ void ra_fault_async_generic(struct file *file, struct page *page, pgoff_t pgoff,
 void ra_mmap_read_around(struct file *file, pgoff_t pgoff);
 /* Readdir (patch 009): ->sync when @index falls outside ra_has_index(). */
 void ra_readdir_generic(struct file *filp, struct address_space *bd_mapping, pgoff_t index);
+
+/*
+ * The entry checks of the on-demand family (2.6.23 to 2.6.33's
+ * page_cache_sync_readahead()/page_cache_async_readahead()), for a policy
+ * called on a miss (@page NULL) or on a mark (@page): no readahead when
+ * ra_pages is 0 (traced as off); on a mark, the mark cleared and the window
+ * put off while the queue is read-congested (traced). Fills @call; true when
+ * the policy is to decide.
+ */
+bool ra_ondemand_entry(struct address_space *mapping, struct file_ra_state *ra, struct page *page,
+		       pgoff_t offset, unsigned long req_size, struct ra_call *call);
 
 /*
  * FADV_RANDOM's read of a missing page: the rest of the request, in one

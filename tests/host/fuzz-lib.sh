@@ -1,6 +1,6 @@
 # The short fuzzer runs of make test (tests/host/fuzz_*.t), sourced:
 #
-#	fuzz_test NAME MAX_LEN MAKE_TARGETS SEED_DIRS...
+#	fuzz_test NAME MAX_LEN MAKE_TARGETS [OPTIONS AND SEED DIRS...]
 #
 # builds build/host/NAME (and MAKE_TARGETS), runs it for FUZZ_TEST_SECONDS
 # (default 20) on the seed directories plus what earlier `make fuzz` runs
