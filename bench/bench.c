@@ -147,7 +147,7 @@ struct file *bench_open(struct bench *b, const char *path)
 	struct file *f = vfs_open(path, &err);
 
 	if (!f) {
-		pr_err("bench %s: %s: cannot open (%d)\n", b->w->name, path, err);
+		pr_err("bench %s: %s: cannot open: %s\n", b->w->name, path, vfs_errname(err));
 		return NULL;
 	}
 	if (vfs_mode_ftype(f->f_inode->i_mode) != VFS_FT_REG) {
