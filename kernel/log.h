@@ -29,7 +29,7 @@ static inline const char *errname(int err)
 	case -ENOENT:
 		return "no such file";
 	case -ENOTDIR:
-		return "a path component is not a directory";
+		return "not a directory";
 	case -EISDIR:
 		return "is a directory";
 	case -ENAMETOOLONG:
