@@ -27,10 +27,10 @@
 #include "kernel/time.h"
 #include "mm/mm.h"
 
-#define CACHE_BYTES	(1u << 20)
-#define BUF_BYTES	(64u << 10)
-#define PAGE_BYTES	4096u
-#define ROUNDS		3
+#define CACHE_BYTES (1u << 20)
+#define BUF_BYTES   (64u << 10)
+#define PAGE_BYTES  4096u
+#define ROUNDS	    3
 
 static void copy_memcpy(void *d, const void *s, size_t n)
 {
@@ -111,6 +111,7 @@ static void copy_sse2(void *d, const void *s, size_t n)
 			       "xmm7");
 }
 
+/* clang-format off */
 static const struct {
 	const char *name;
 	void (*copy)(void *d, const void *s, size_t n);
@@ -122,6 +123,7 @@ static const struct {
 	{"movsq-x16", copy_movsq16},
 	{"gpr-x16", copy_gpr},
 };
+/* clang-format on */
 
 static const struct {
 	const char *name;
