@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/pattern.h"
+#include "bench/pattern-check.h"
 #include "drivers/diskmodel.h"
 #include "kernel/crc32.h"
 #include "kernel/io.h"
@@ -261,6 +261,8 @@ void bench_close(struct bench *b, struct file *f)
 		b->ra_end_valid = true;
 		b->file = NULL;
 	}
+	if (b->check_file == f)
+		b->check_file = NULL;
 	vfs_close(f);
 }
 
@@ -350,11 +352,21 @@ static uint64_t lat_percentile(const struct bench_lat *l, double pct)
 	return l->max_ns;
 }
 
+enum { CHECK_OTHER, CHECK_ZERO, CHECK_PATTERN };
+
 static void check_data(struct bench *b, struct file *f, const void *buf, size_t n, loff_t pos)
 {
 	if (!b->verify)
 		return;
-	if (zero_file(f->f_path)) {
+	/* the name decides the check: look at it once per file, not once per read */
+	if (b->check_file != f) {
+		b->check_file = f;
+		b->check_kind = zero_file(f->f_path)	  ? CHECK_ZERO
+				: pattern_file(f->f_path) ? CHECK_PATTERN
+							  : CHECK_OTHER;
+		b->check_seed = pattern_seed(f->f_path);
+	}
+	if (b->check_kind == CHECK_ZERO) {
 		/* a sparse file: every byte reads as zero */
 		const uint8_t *p = buf;
 
@@ -369,8 +381,8 @@ static void check_data(struct bench *b, struct file *f, const void *buf, size_t 
 			}
 		return;
 	}
-	if (pattern_file(f->f_path)) {
-		int64_t bad = pattern_check(pattern_seed(f->f_path), buf, n, (uint64_t)pos);
+	if (b->check_kind == CHECK_PATTERN) {
+		int64_t bad = pattern_check_fast(b->check_seed, buf, n, (uint64_t)pos);
 
 		b->checked_bytes += n;
 		if (bad >= 0) {

@@ -90,6 +90,10 @@ struct bench {
 	uint32_t crc;
 	bool crc_valid; /* non-pattern file read once, in order: the crc32 means something */
 	loff_t crc_pos;
+	/* the file check_data() last checked: what kind it is and its pattern seed */
+	const struct file *check_file;
+	int check_kind;
+	uint64_t check_seed;
 	struct bench_lat lat;
 	struct disk_stats disk0;
 	struct ra_stats ra0, ra_end; /* ra_end: taken when the phase's file is closed in it */

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/pattern.h"
+#include "bench/pattern-check.h"
 #include "drivers/blkdev.h"
 #include "fs/vfs.h"
 #include "kernel/cmd.h"
@@ -88,7 +88,7 @@ static struct file *open_regular(const char *cmd, const char *path, const struct
 	}
 	f = vfs_open(path, &err);
 	if (!f) {
-		pr_err("%s: %s: cannot open (%d)\n", cmd, path, err);
+		pr_err("%s: %s: cannot open: %s\n", cmd, path, vfs_errname(err));
 		return NULL;
 	}
 	if (vfs_mode_ftype(f->f_inode->i_mode) != VFS_FT_REG) {
@@ -146,7 +146,7 @@ static int cmd_mmapcat(int argc, char **argv)
 	measure_start(&ms, f);
 	err = filemap_mmap(f, adv, &m);
 	if (err) {
-		pr_err("mmapcat: %s: cannot map (%d)\n", path, err);
+		pr_err("mmapcat: %s: cannot map: %s\n", path, errname(err));
 		vfs_close(f);
 		return err;
 	}
@@ -158,8 +158,8 @@ static int cmd_mmapcat(int argc, char **argv)
 	}
 	err = m.error;
 	if (err)
-		pr_err("mmapcat: %s: the fault at page %lu (offset %llu) failed (%d)\n", path,
-		       m.error_index, (unsigned long long)m.error_index << PAGE_SHIFT, err);
+		pr_err("mmapcat: %s: the fault at page %lu (offset %llu) failed: %s\n", path,
+		       m.error_index, (unsigned long long)m.error_index << PAGE_SHIFT, errname(err));
 	else
 		print_summary("mmapcat", f, &ms, (uint64_t)m.size, crc);
 	result_begin(&r, "mmapcat");
@@ -229,8 +229,8 @@ static int cmd_splicecat(int argc, char **argv)
 			break;
 	}
 	if (err)
-		pr_err("splicecat: %s: failed at byte %llu (%d)\n", path, (unsigned long long)bytes,
-		       err);
+		pr_err("splicecat: %s: failed at byte %llu: %s\n", path, (unsigned long long)bytes,
+		       errname(err));
 	else
 		print_summary("splicecat", f, &ms, bytes, crc);
 	result_begin(&r, "splicecat");
@@ -508,7 +508,7 @@ static int walk_dir(struct walk *w, int depth)
 	}
 	dir = vfs_open(w->path, &err);
 	if (!dir) {
-		pr_err("walk: %s: cannot open (%d)\n", w->path, err);
+		pr_err("walk: %s: cannot open: %s\n", w->path, vfs_errname(err));
 		return err;
 	}
 	if (vfs_mode_ftype(dir->f_inode->i_mode) != VFS_FT_DIR) {
@@ -581,7 +581,7 @@ static int cmd_walk(int argc, char **argv)
 	snprintf(w.path, sizeof(w.path), "%s", path);
 	root = vfs_open(path, &err);
 	if (!root) {
-		pr_err("walk: %s: cannot open (%d)\n", path, err);
+		pr_err("walk: %s: cannot open: %s\n", path, vfs_errname(err));
 		return err;
 	}
 	measure_start(&ms, root);
@@ -681,7 +681,7 @@ static int cmd_cat(int argc, char **argv)
 	t0 = ktime_ns();
 	while ((n = vfs_read(f, buf, bs)) > 0) {
 		if (pattern && bad < 0)
-			bad = pattern_check(seed, buf, (size_t)n, bytes);
+			bad = pattern_check_fast(seed, buf, (size_t)n, bytes);
 		else if (!pattern && verify)
 			crc = crc32(crc, buf, (size_t)n);
 		bytes += (uint64_t)n;

@@ -27,3 +27,8 @@ $(BUILD)/host/iologinfo: tools/iologinfo.c bench/iolog.c bench/iolog.h kernel/ty
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	@$(HOSTCC) $(HOST_CFLAGS) -O2 -o $@ tools/iologinfo.c bench/iolog.c
+
+# The benchmarks' pattern check (bench/pattern-check.h) also builds on the host.
+#   build/host/test_bench    the fast check against pattern_check() in bench/pattern.h
+HOST_TESTS += bench
+bench_SRCS := tests/common/test_bench_pattern.c

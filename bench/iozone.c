@@ -22,12 +22,14 @@
 
 static const char *const tests_names[] = {"all",    "read",   "reread", "reverse",
 					  "stride", "random", "pread",	NULL};
+#define ALL_TESTS 0x7e /* bits T_READ..T_PREAD */
 
 static const struct bench_param iozone_params[] = {
 	{"path", KV_STRING, NULL, (uintptr_t) "/bench/big.pat", 0, 0, "the file to read"},
 	{"s", KV_SIZE, NULL, 0, 0, 1ULL << 42, "bytes of the file to use (default: all of it)"},
 	{"r", KV_SIZE, NULL, 64 << 10, 4096, 16 << 20, "record size"},
-	{"i", KV_ENUM, tests_names, 0, 0, 0, "which test: all (in iozone's order) or one"},
+	{"i", KV_STRING, NULL, (uintptr_t) "all", 0, 0,
+	 "which tests: all, or a list such as read,reverse (run in iozone's order)"},
 };
 
 #define IOZONE_STRIDE 17
@@ -87,14 +89,48 @@ static int one_test(struct bench *b, int t, uint64_t size, uint64_t rec, void *b
 	return bench_phase_end(b) ? -EIO : err;
 }
 
+/* i=: "all" or a comma-separated list of tests; a bit per test, 0 after an error line. */
+static unsigned int parse_tests(const char *list)
+{
+	unsigned int mask = 0;
+	const char *p = list;
+
+	if (!strcmp(list, "all"))
+		return ALL_TESTS;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int t = 0;
+
+		for (int i = T_READ; i <= T_PREAD; i++)
+			if (len && strlen(tests_names[i]) == len &&
+			    !strncmp(tests_names[i], p, len))
+				t = i;
+		if (!t) {
+			pr_err("bench iozone: i=%s: expected all, or tests separated by commas "
+			       "(read,reread,reverse,stride,random,pread)\n",
+			       list);
+			return 0;
+		}
+		mask |= 1u << t;
+		p += len + (p[len] == ',');
+	}
+	if (!mask)
+		pr_err("bench iozone: i=: which tests? (all, or read,reverse, ...)\n");
+	return mask;
+}
+
 static int iozone_run(struct bench *b)
 {
 	uint64_t rec = bench_u(b, "r"), size = bench_u(b, "s"), n;
-	int only = (int)bench_u(b, "i"), err = 0;
+	unsigned int tests = parse_tests(bench_s(b, "i"));
+	int err = 0;
 	uint32_t *perm = NULL;
 	void *buf;
-	struct file *f = bench_open(b, bench_s(b, "path"));
+	struct file *f;
 
+	if (!tests)
+		return -EINVAL;
+	f = bench_open(b, bench_s(b, "path"));
 	if (!f)
 		return b->open_err;
 	if (!size || size > (uint64_t)bench_size(f))
@@ -109,7 +145,7 @@ static int iozone_run(struct bench *b)
 	buf = bench_buffer(b, rec);
 	if (!buf)
 		return -ENOMEM;
-	if (!only || only == T_RANDOM) {
+	if (tests & (1u << T_RANDOM)) {
 		perm = bench_alloc(b, n, sizeof(*perm), "the random test's order of records");
 		if (!perm) {
 			kfree(buf);
@@ -121,7 +157,7 @@ static int iozone_run(struct bench *b)
 		bool started;
 		int e;
 
-		if (only && t != only)
+		if (!(tests & (1u << t)))
 			continue;
 		e = one_test(b, t, size, rec, buf, perm, &started);
 		if (e && !err)

@@ -249,31 +249,59 @@ static void print_cached(const struct row *r, const struct ra_algorithm *const *
 }
 
 /*
- * The seeds' format for two algorithms: a column each and the gain of the
- * second over the first. With more, a narrower column each and, after
- * every one but the first, its change against the first.
+ * What a change in a row's unit is called, as in the seeds' tables: "gain"
+ * for a rate (higher is better), "delta" for seconds and stall fractions
+ * (lower is better).
+ */
+static const char *change_word(const char *unit)
+{
+	return !strcmp(unit, "KB/s") ? "gain" : "delta";
+}
+
+static void print_header(const struct ra_algorithm *const *ra, int nra, const char *word)
+{
+	bool wide = nra <= 2;
+
+	printf("%*s", wide ? 42 : 36, "");
+	for (int c = 0; c < nra; c++) {
+		if (wide || !c)
+			printf(wide ? " %14s" : " %11s", ra[c]->title);
+		else
+			printf(" %11s%8s", ra[c]->title, word);
+	}
+	if (wide && nra > 1)
+		printf("%10s", word);
+	printf("\n");
+}
+
+/*
+ * The seeds' format for two algorithms: a column each and the gain (or
+ * delta) of the second over the first. With more, a narrower column each
+ * and, after every one but the first, its change against the first. The
+ * header comes again where the rows change from rates to times.
  */
 static void print_table(const struct bench_suite *suite, const struct ra_algorithm *const *ra,
 			int nra)
 {
 	bool wide = nra <= 2;
+	const char *word = NULL;
 
 	if (wide)
-		printf("\nbench suite %s: the seeds' table (gain: %s over %s)\n", suite->name,
+		printf("\nbench suite %s: the seeds' table (%s over %s)\n", suite->name,
 		       ra[nra - 1]->title, ra[0]->title);
 	else
 		printf("\nbench suite %s: one column per algorithm, each with its change against "
 		       "%s\n", suite->name, ra[0]->title);
 	if (suite->note)
 		printf("bench suite %s: %s\n", suite->name, suite->note);
-	printf("%*s", wide ? 42 : 36, "");
-	for (int c = 0; c < nra; c++)
-		printf(wide ? " %14s" : c ? " %11s%8s" : " %11s", ra[c]->title, "");
-	printf(wide ? "      gain\n" : "\n");
 	for (int i = 0; i < nr_rows; i++) {
 		struct row *r = &rows[i];
 		int decimals = !strcmp(r->unit, "KB/s") ? 2 : 4;
 
+		if (!word || strcmp(word, change_word(r->unit))) {
+			word = change_word(r->unit);
+			print_header(ra, nra, word);
+		}
 		print_row_label(r, wide ? 36 : 30);
 		for (int c = 0; c < nra; c++) {
 			if (r->have[c])
@@ -320,7 +348,7 @@ static void list_workloads(void)
 /* Run one line of a suite with algorithm @ra. */
 static int run_line(const char *line, const struct ra_algorithm *ra, const char *suite, int col)
 {
-	char buf[160], *words[16];
+	char buf[160], shown[160], *words[16];
 	const char *err = NULL;
 	const struct bench_workload *w;
 	int n, ret;
@@ -333,6 +361,8 @@ static int run_line(const char *line, const struct ra_algorithm *ra, const char 
 	} else {
 		snprintf(buf, sizeof(buf), "%s ra=%s", line, ra->name);
 	}
+	/* the whole line: kv_split() cuts buf into words */
+	snprintf(shown, sizeof(shown), "%s", buf);
 	n = kv_split(buf, words, ARRAY_SIZE(words), &err);
 	if (n < 1 || !(w = bench_find(words[0]))) {
 		pr_err("bench suite %s: bad line '%s'\n", suite, line);
@@ -342,7 +372,7 @@ static int run_line(const char *line, const struct ra_algorithm *ra, const char 
 		return 0; /* on-demand's look-ahead switched off: no column for the others */
 	if (!w->warm)
 		drop_pagecache();
-	printf("bench: suite %s: %s\n", suite, buf);
+	printf("bench: suite %s: %s\n", suite, shown);
 	suite_col = col;
 	ret = bench_run_argv(w, n - 1, words + 1, suite);
 	suite_col = -1;

@@ -580,7 +580,7 @@ static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
 	}
 	err = blk_register_disk(&port->bdev, &ahci_queue_ops, AHCI_MAX_PRDS, 0);
 	if (err) {
-		pr_err("%s: cannot register the disk (%d)\n", port->name, err);
+		pr_err("%s: cannot register the disk: %s\n", port->name, errname(err));
 		goto fail;
 	}
 	/*

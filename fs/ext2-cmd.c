@@ -38,7 +38,7 @@ const char *vfs_errname(int err)
 	case -EOPNOTSUPP:
 		return "uses a feature this reader does not support";
 	default:
-		return strerror(-err);
+		return errname(err);
 	}
 }
 

@@ -7,6 +7,7 @@
 #define KERNEL_LOG_H
 
 #include <stdio.h>
+#include <string.h>
 #include "kernel/types.h"
 
 #define pr_info(fmt, ...)  printf(fmt, ##__VA_ARGS__)
@@ -17,6 +18,44 @@
 #else
 #define pr_debug(fmt, ...) do { if (0) printf(fmt, ##__VA_ARGS__); } while (0)
 #endif
+
+/*
+ * A -errno as words for an error line ("cannot open: no such file"), the
+ * way the kernel's callers meet them; newlib's strerror() for the rest.
+ */
+static inline const char *errname(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return "no such file";
+	case -ENOTDIR:
+		return "not a directory";
+	case -EISDIR:
+		return "is a directory";
+	case -ENAMETOOLONG:
+		return "name too long";
+	case -ELOOP:
+		return "too many symbolic links";
+	case -ENOMEM:
+		return "out of memory";
+	case -EIO:
+		return "I/O error";
+	case -ETIMEDOUT:
+		return "timed out";
+	case -EINVAL:
+		return "invalid argument";
+	case -ENODEV:
+		return "no such device";
+	case -EBUSY:
+		return "busy";
+	case -EEXIST:
+		return "already exists";
+	case -ENOSPC:
+		return "no space left";
+	default:
+		return strerror(-err);
+	}
+}
 
 /* Print a report and leave through the panic exit path. Never returns. */
 __noreturn __printf(1, 2) void panic(const char *fmt, ...);

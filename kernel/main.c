@@ -140,7 +140,7 @@ static void run_initcalls(void)
 				continue;
 			err = c->fn();
 			if (err)
-				pr_err("init: %s failed (%d)\n", c->name, err);
+				pr_err("init: %s failed: %s\n", c->name, errname(err));
 		}
 	}
 }
@@ -157,7 +157,7 @@ static int run_commands(const char *list)
 		printf("lookahead$ %s\n", cmd);
 		int err = kcmd_run(cmd);
 		if (err) {
-			printf("lookahead: command '%s' failed (%d)\n", cmd, err);
+			printf("lookahead: command '%s' failed: %s\n", cmd, errname(err));
 			failed++;
 		}
 	}

@@ -69,8 +69,8 @@ static bool filemap_vm_fault(uintptr_t addr, uint64_t error_code)
 	}
 	err = vm_map_page(va, (phys_addr_t)page_to_pfn(page) << PAGE_SHIFT, false);
 	if (err) {
-		pr_err("mmap: %s: cannot map page %lu at %#lx (%d)\n", m->file->f_path, index,
-		       (unsigned long)va, err);
+		pr_err("mmap: %s: cannot map page %lu at %#lx: %s\n", m->file->f_path, index,
+		       (unsigned long)va, errname(err));
 		put_page(page);
 		return false;
 	}

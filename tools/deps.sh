@@ -18,20 +18,21 @@ have debugfs || need="$need e2fsprogs"
 have prove || need="$need perl"
 have python3 || need="$need python3"
 have gnuplot || need="$need gnuplot-nox"
+have parallel || need="$need parallel"
 have clang || need="$need clang"
 have strace || need="$need strace"
 pkg libclang-rt-14-dev || need="$need libclang-rt-14-dev"
 ls /usr/src/newlib/newlib-*.tar.xz >/dev/null 2>&1 || need="$need newlib-source"
 [ -z "$need" ] && exit 0
-need=$(echo $need | tr ' ' '\n' | sort -u | tr '\n' ' ')
+need=$(echo $need | tr ' ' '\n' | sort -u | xargs)
 if [ "$(id -u)" = 0 ] && have apt-get; then
-	echo "deps: installing$need"
+	echo "deps: installing $need"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -q >/dev/null || { echo "deps: apt-get update failed" >&2; exit 1; }
 	apt-get install -y -q --no-install-recommends $need >/dev/null ||
-		{ echo "deps: apt-get install$need failed" >&2; exit 1; }
+		{ echo "deps: apt-get install $need failed" >&2; exit 1; }
 else
 	echo "deps: missing packages; run as root:" >&2
-	echo "  apt-get install$need" >&2
+	echo "  apt-get install $need" >&2
 	exit 1
 fi

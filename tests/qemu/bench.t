@@ -123,7 +123,7 @@ tap_is "$QSTATUS" 0 "bench sysbench (8 threads), interleave (one open, random or
 check "sysbench, interleave and oltp: every byte verified, their keys" "len([r for r in R if r['verified'] and ((r['workload'] == 'sysbench' and r['threads'] == 8 and r['requests'] == 200 and r['calls'] == 200) or (r['workload'] == 'interleave' and r['test'] == 'random-shared' and r['streams'] == 4) or (r['workload'] == 'oltp' and r['threads'] == 4 and r['tps'] > 0))]) == 3"
 
 # bad input: one error line naming what is wrong, and a failed command
-qemu --mem 64M --disk "$IMG" --timeout 60 -- "run=bench nosuch;bench iozone r=3;bench iozone colour=red;bench suite=nosuch;bench pipeline ra=legacy ra_async=0;bench thrash streams=4 trace=5"
+qemu --mem 64M --disk "$IMG" --timeout 60 -- "run=bench nosuch;bench iozone r=3;bench iozone colour=red;bench iozone i=read,bogus;bench suite=nosuch;bench pipeline ra=legacy ra_async=0;bench thrash streams=4 trace=5"
 tap_is "$QSTATUS" 1 "bad bench arguments fail the run"
-n=$(grep -cE "^error: bench: no workload 'nosuch'|^error: bench iozone: r=3 is out of range|^error: bench iozone: .*colour|^error: bench: no suite 'nosuch'|^error: bench pipeline: ra_async=0 turns off a look-ahead mark|^error: bench thrash: trace=5: there are only 4 readers" "$QOUT")
-tap_is "$n" 6 "each bad argument gets its own error line"
+n=$(grep -cE "^error: bench: no workload 'nosuch'|^error: bench iozone: r=3 is out of range|^error: bench iozone: .*colour|^error: bench: no suite 'nosuch'|^error: bench pipeline: ra_async=0 turns off a look-ahead mark|^error: bench thrash: trace=5: there are only 4 readers|^error: bench iozone: i=read,bogus: expected all, or tests" "$QOUT")
+tap_is "$n" 7 "each bad argument gets its own error line"
