@@ -574,8 +574,11 @@ static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
 			goto fail;
 		}
 		/* the parameters once, with the first disk the model times */
-		if (!model_printed)
-			dm_print_params(port->bdev.dmodel, false);
+		if (!model_printed) {
+			pr_info("diskmodel: %s: %s\n", dm_drive_of(port->bdev.dmodel)->name,
+				dm_drive_of(port->bdev.dmodel)->desc);
+			dm_print_derived(port->bdev.dmodel, "diskmodel: ");
+		}
 		model_printed = true;
 	}
 	err = blk_register_disk(&port->bdev, &ahci_queue_ops, AHCI_MAX_PRDS, 0);

@@ -376,7 +376,7 @@ static int cmd_diskmodel(int argc, char **argv)
 		if (one && b != one)
 			continue;
 		if (b->dmodel && !shown) {
-			dm_print_params(b->dmodel, true);
+			dm_print_params(b->dmodel, "diskmodel: ", true);
 			shown = b->dmodel;
 		}
 		pr_info("%s: %s disk (%s)\n", b->name, blk_disk_kind(b),

@@ -6,7 +6,7 @@ HOST_SRCS += kernel/crc32.c drivers/blk-core.c drivers/blk-pagemap.c drivers/blk
 HOST_TESTS += blk
 blk_SRCS := $(wildcard tests/common/test_blk_*.c tests/host/test_blk_*.c)
 #   build/host/test_diskmodel   the disk timing model's calibration against the specification
-HOST_SRCS += drivers/diskmodel.c
+HOST_SRCS += drivers/diskmodel.c drivers/diskmodel-geom.c drivers/diskmodel-params.c
 HOST_TESTS += diskmodel
 diskmodel_SRCS := tests/common/test_diskmodel.c
 #   build/host/dm_response      the model's response times for 4 KiB random reads, one line

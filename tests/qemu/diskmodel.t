@@ -61,7 +61,7 @@ in_range "$(python3 -c "print($secs1 / 2000 * 1000)")" 11 16 \
 in_range "$(python3 -c "print($iops32 / $iops1)")" 1.5 100 "NCQ at qd=32 raises IOPS, x"
 tap_is "$clock" virtual "results name the virtual clock"
 tap_is "$kind" modelled "results name the disk as modelled"
-tap_grep '^diskmodel:   seek_average +8\.5 ms +\[T7K250b\]' "$QOUT" "diskmodel prints each parameter with its source"
+tap_grep '^diskmodel: seek_average +8\.5 ms \[T7K250b\]' "$QOUT" "diskmodel prints each parameter with its source"
 tap_grep '^diskmodel: derived: 108000 cylinders x 3 heads' "$QOUT" "diskmodel prints the derived geometry"
 tap_grep '^sda: modelled \(hitachi-t7k250\): [0-9]+ commands: .* misses \([0-9]+ seeks\), [1-9][0-9]* NCQ reorders' \
 	"$QOUT" "the model's counters: hits, misses, seeks and NCQ reorders"
