@@ -60,6 +60,21 @@ static struct disk_model *model_with(const char *key, double value)
 	return m;
 }
 
+/* A model with two parameters changed. */
+static struct disk_model *model_with2(const char *k1, double v1, const char *k2, double v2)
+{
+	char err[256];
+	struct dm_drive *d1 = dm_drive_set(dm_find_drive(MODEL), k1, v1, err, sizeof(err));
+	struct dm_drive *d2 = d1 ? dm_drive_set(d1, k2, v2, err, sizeof(err)) : NULL;
+	struct disk_model *m = d2 ? dm_create_drive(d2, 0) : NULL;
+
+	if (!d2)
+		printf("    # %s\n", err);
+	dm_drive_free(d1);
+	dm_drive_free(d2);
+	return m;
+}
+
 /* One command at @now, waited for; its completion in *@c. Returns the time it ended. */
 static uint64_t one(struct disk_model *m, int tag, uint64_t lba, uint32_t n, uint64_t now,
 		    struct dm_completion *c)
@@ -513,6 +528,163 @@ static void test_dm_min_readahead(struct ktest *t)
 	dm_destroy(m1);
 }
 
+/*
+ * Look-behind (DiskSim's "Read any free blocks"): after a read positions,
+ * the sectors of its track that passed under the head before its start
+ * are in its segment. DIXtrac's test: a read, then the sector just before
+ * it is a buffer hit. And a backward stream of 64 KiB reads (iozone's
+ * reverse) pays about one revolution a track instead of one a read.
+ */
+static double backward(struct disk_model *m, uint64_t *hits)
+{
+	uint64_t now = 0, first = 0, top = 4000000;
+
+	for (int i = 0; i < 200; i++) {
+		now = one(m, 0, top - 128 * (uint64_t)(i + 1), 128, now, NULL);
+		if (!i)
+			first = now;
+	}
+	*hits = dm_stats(m)->buffer_hits;
+	return 199.0 * 65536 / ((double)(now - first) * 1e-9);
+}
+
+static void test_dm_lookbehind(struct ktest *t)
+{
+	struct disk_model *on = model_with("lookbehind", 1), *off = model_with("lookbehind", 0);
+	struct dm_completion c;
+	uint64_t hits_on, hits_off, now;
+	double r_on, r_off;
+
+	KT_ASSERT_TRUE(t, on && off);
+	/* DIXtrac: far away first, then L, then L - 1 */
+	now = one(on, 0, 200000000, 1, 0, NULL);
+	now = one(on, 0, 7000003, 1, now, NULL);
+	one(on, 0, 7000002, 1, now, &c);
+	KT_EXPECT_TRUE(t, c.buffer_hit);
+	now = one(off, 0, 200000000, 1, 0, NULL);
+	now = one(off, 0, 7000003, 1, now, NULL);
+	one(off, 0, 7000002, 1, now, &c);
+	KT_EXPECT_TRUE(t, !c.buffer_hit && c.rotate_ns > 7000000);
+	dm_destroy(on);
+	dm_destroy(off);
+
+	on = model_with("lookbehind", 1);
+	off = model_with("lookbehind", 0);
+	r_on = backward(on, &hits_on);
+	r_off = backward(off, &hits_off);
+	printf("    # backward 64 KiB reads: %.1f MB/s, %llu hits with look-behind; %.1f MB/s, "
+	       "%llu hits without\n",
+	       r_on / 1e6, (unsigned long long)hits_on, r_off / 1e6, (unsigned long long)hits_off);
+	KT_EXPECT_GT(t, r_on, 3 * r_off);
+	KT_EXPECT_GT(t, hits_on, 150);
+	KT_EXPECT_EQ(t, hits_off, 0);
+	KT_EXPECT_GT(t, dm_stats(on)->lookbehind, 0);
+	dm_destroy(on);
+	dm_destroy(off);
+}
+
+/*
+ * Look-behind keeps only what fits the segment, and only in an empty
+ * segment: a read whose front is already buffered keeps nothing before it.
+ * (The look-ahead is off here: it would go on to overwrite the kept
+ * sectors, as DiskSim's prefetch does.)
+ */
+static void test_dm_lookbehind_limits(struct ktest *t)
+{
+	int kept = 0;
+
+	for (int i = 0; i < 20; i++) {
+		uint64_t start = 1299 * (30 + (uint64_t)i) + 1000, now;
+		struct dm_completion c56, c57;
+		struct disk_model *m = model_with2("segments", 64, "lookahead", 0);
+		struct dm_geometry g;
+
+		KT_ASSERT_TRUE(t, m != NULL);
+		dm_geometry(m, &g);
+		KT_ASSERT_EQ(t, g.segment_sectors, 256); /* 128 KiB */
+		/* a 200-sector read keeps at most 56 sectors before it */
+		now = one(m, 0, 200000000 + 5000 * (uint64_t)i, 1, 0, NULL);
+		now = one(m, 0, start, 200, now, NULL);
+		now = one(m, 0, start - 57, 1, now, &c57);
+		one(m, 0, start - 56, 1, now, &c56);
+		KT_EXPECT_TRUE(t, !c57.buffer_hit);
+		kept += c56.buffer_hit;
+		dm_destroy(m);
+	}
+	printf("    # 56 sectors kept before a 200-sector read in %d of 20\n", kept);
+	KT_EXPECT_GT(t, kept, 5);
+	{
+		struct disk_model *m = model_with("lookahead", 0);
+		struct dm_completion c;
+		uint64_t now = one(m, 0, 9000000, 8, 0, NULL);
+
+		now = one(m, 0, 200000000, 1, now, NULL); /* elsewhere */
+		one(m, 0, 9000000 + 4, 200, now, &c);	  /* its front in the first segment */
+		KT_EXPECT_TRUE(t, !c.buffer_hit && !c.stream_hit);
+		KT_EXPECT_EQ(t, dm_stats(m)->lookbehind, 2); /* the two reads before it */
+		dm_destroy(m);
+	}
+}
+
+/*
+ * Zero-latency read (DiskSim's "Immediate buffer read"): DIXtrac's
+ * read-on-arrival test, a whole track read after a seek in under 1.1
+ * revolutions (seek excluded); without it about 1.5 on average. A read
+ * of a fraction f of a track saves about f^2/2 of a revolution.
+ */
+static double track_reads(struct disk_model *m, uint32_t nsect, double *max_rev)
+{
+	struct dm_geometry g;
+	uint64_t now = 0;
+	double sum = 0;
+
+	dm_geometry(m, &g);
+	rng_state = 99;
+	*max_rev = 0;
+	for (int i = 0; i < 200; i++) {
+		struct dm_completion c;
+		uint64_t track = 100 + rng() % 10000; /* zone 0: 1299 sectors a track */
+		double rev;
+
+		now = one(m, 0, 250000000 + rng() % 1000000, 1, now + 10000000, NULL);
+		one(m, 0, track * 1299, nsect, now, &c);
+		rev = (double)(c.done_ns - c.arrive_ns - c.seek_ns) / g.rev_ns -
+		      g.overhead_ns / g.rev_ns;
+		sum += rev;
+		*max_rev = max(*max_rev, rev);
+		now = c.done_ns;
+	}
+	return sum / 200;
+}
+
+static void test_dm_zero_latency(struct ktest *t)
+{
+	struct disk_model *on = model_with("zero_latency", 1), *off = model_with("zero_latency", 0);
+	double max_on, max_off, mean_on, mean_off, q_on, q_off;
+
+	KT_ASSERT_TRUE(t, on && off);
+	mean_on = track_reads(on, 1299, &max_on);
+	mean_off = track_reads(off, 1299, &max_off);
+	printf("    # a track after a seek: %.3f revolutions (max %.3f) zero-latency, %.3f (max "
+	       "%.3f) without\n",
+	       mean_on, max_on, mean_off, max_off);
+	KT_EXPECT_TRUE(t, max_on < 1.1);
+	KT_EXPECT_TRUE(t, mean_off > 1.3);
+	KT_EXPECT_GT(t, dm_stats(on)->zero_latency, 150);
+	dm_destroy(on);
+	dm_destroy(off);
+	/* a quarter track: about 0.25^2/2 = 0.031 of a revolution saved on average */
+	on = model_with("zero_latency", 1);
+	off = model_with("zero_latency", 0);
+	KT_ASSERT_TRUE(t, on && off);
+	q_on = track_reads(on, 1299 / 4, &max_on);
+	q_off = track_reads(off, 1299 / 4, &max_off);
+	printf("    # a quarter track: %.3f revolutions zero-latency, %.3f without\n", q_on, q_off);
+	KT_EXPECT_TRUE(t, q_off - q_on > 0.015 && q_off - q_on < 0.06);
+	dm_destroy(on);
+	dm_destroy(off);
+}
+
 static void test_dm_deterministic(struct ktest *t)
 {
 	uint64_t sig[2] = {0, 0};
@@ -572,4 +744,6 @@ KTEST_SUITE(diskmodel, mm_suite_ready, KTEST_CASE(test_dm_consistency_seek),
 	    KTEST_CASE(test_dm_buffer), KTEST_CASE(test_dm_track_end),
 	    KTEST_CASE(test_dm_sptf_agrees), KTEST_CASE(test_dm_hit_frees_mechanism),
 	    KTEST_CASE(test_dm_ncq), KTEST_CASE(test_dm_aging), KTEST_CASE(test_dm_min_readahead),
-	    KTEST_CASE(test_dm_deterministic), KTEST_CASE(test_dm_bad_input));
+	    KTEST_CASE(test_dm_lookbehind), KTEST_CASE(test_dm_lookbehind_limits),
+	    KTEST_CASE(test_dm_zero_latency), KTEST_CASE(test_dm_deterministic),
+	    KTEST_CASE(test_dm_bad_input));

@@ -8,7 +8,7 @@
 # about the clock and the disk, and bad input.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 21
+tap_plan 27
 
 # A figure from a RESULT line, checked against [LO, HI].
 in_range() {	# in_range VALUE LO HI NAME
@@ -92,6 +92,21 @@ qemu --disk "$IMG" --disk-model none --timeout 120 -- "run=cat /big.bin;diskstat
 tap_is "$(result_field "$QOUT" cat disk_kind)/$(result_field "$QOUT" cat clock)" emulated/real \
 	"--disk-model none: the emulated disk, the real clock"
 tap_nogrep '^diskmodel:' "$QOUT" "--disk-model none: no model parameters printed"
+
+# The buffer's mechanisms switched at run time (one boot compares configurations).
+qemu --disk "$IMG" --timeout 120 -- "run=diskmodel set=segments=10,lookbehind=0,zero_latency=1;cat /big.bin"
+tap_is "$QSTATUS" 0 "diskmodel set=: the run succeeds"
+tap_is "$(result_field "$QOUT" diskmodel segments)/$(result_field "$QOUT" diskmodel lookbehind)/$(result_field "$QOUT" diskmodel zero_latency)" \
+	10/False/True "diskmodel set=: the model is rebuilt with the new values"
+tap_grep '^diskmodel: segments +10 segments set by the diskmodel command \(the table says 7\)' "$QOUT" \
+	"diskmodel set=: the table says what was set and what the source said"
+qemu --disk "$IMG" --timeout 60 -- "run=diskmodel set=segments=99"
+tap_is "$QSTATUS" 1 "diskmodel set=segments=99: exit 1"
+tap_grep '^error: diskmodel: segments=99 is out of range: segments \(segments, 1\.\.64, whole' "$QOUT" \
+	"diskmodel set=segments=99: the error names the key and its range"
+qemu --disk "$IMG" --timeout 60 -- "run=diskmodel set=segmentz=3"
+tap_grep "^error: diskmodel: hitachi-t7k250: no scalar parameter 'segmentz' to set" "$QOUT" \
+	"diskmodel set=segmentz=3: the error names the unknown key"
 
 # Bad input: an unknown drive, and an image larger than the drive.
 qemu --disk "$IMG" --timeout 60 -- disk_model=hitachi-9k999 run=lsblk
