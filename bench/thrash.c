@@ -255,7 +255,9 @@ static int thrash_run(struct bench *b)
 		if (now >= next + NSEC_PER_SEC) {
 			double mbps, req, dt;
 			struct ra_stats d;
+			struct bench_harness h;
 
+			bench_harness_begin(b, &h);
 			next += NSEC_PER_SEC;
 			bench_sample(b, &cur);
 			ra_stats_sub(&d, &cur.ra, &prev.ra);
@@ -289,6 +291,7 @@ static int thrash_run(struct bench *b)
 			if (started == nstreams && req > 0 && (min_req == 0 || req < min_req))
 				min_req = req;
 			prev = cur;
+			bench_harness_end(b, &h);
 		}
 		sleep_ns(next + NSEC_PER_SEC - now < 100 * NSEC_PER_MSEC ? next + NSEC_PER_SEC - now
 									 : 100 * NSEC_PER_MSEC);

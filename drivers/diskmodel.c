@@ -539,7 +539,13 @@ int dm_submit(struct disk_model *m, int tag, enum dm_op op, uint64_t lba, uint32
 	uint32_t bit = tag >= 0 && tag < DM_MAX_QUEUE ? 1u << tag : 0;
 	struct dm_cmd *c;
 
-	if (!bit || ((m->queued | m->inflight | m->finished) & bit) || now < m->last_now ||
+	if (now < m->last_now) {
+		pr_err("diskmodel: a command at %llu ns, before %llu ns: the caller's clock went "
+		       "back\n",
+		       (unsigned long long)now, (unsigned long long)m->last_now);
+		return -EINVAL;
+	}
+	if (!bit || ((m->queued | m->inflight | m->finished) & bit) ||
 	    (op != DM_FLUSH && (!nsect || lba >= m->g.nr_sectors || nsect > m->g.nr_sectors - lba)))
 		return -EINVAL;
 	m->last_now = now;

@@ -13,18 +13,18 @@
 #include "kernel/log.h"
 #include "kernel/time.h"
 
-#define PIT_HZ		1193182ULL
-#define PIT_CH2		0x42
-#define PIT_CMD		0x43
-#define PORT_B		0x61
-#define PORT_B_GATE2	0x01
-#define PORT_B_SPEAKER	0x02
-#define PORT_B_OUT2	0x20
+#define PIT_HZ	       1193182ULL
+#define PIT_CH2	       0x42
+#define PIT_CMD	       0x43
+#define PORT_B	       0x61
+#define PORT_B_GATE2   0x01
+#define PORT_B_SPEAKER 0x02
+#define PORT_B_OUT2    0x20
 
 uint64_t tsc_khz;
 static uint64_t tsc_base; /* moves forward over stalls (ktime_stall_end) */
 static bool clock_virtual;
-static uint64_t ns_mult;	/* ns per TSC tick, << 32 */
+static uint64_t ns_mult; /* ns per TSC tick, << 32 */
 
 /*
  * Count TSC ticks over @latch PIT ticks (one-shot, mode 0). Returns 0 if
@@ -36,7 +36,7 @@ uint64_t pit_measure_tsc(uint32_t latch)
 	uint8_t b = inb(PORT_B);
 
 	outb(PORT_B, (b & ~PORT_B_SPEAKER) & ~PORT_B_GATE2);
-	outb(PIT_CMD, 0xb0);		/* channel 2, lobyte/hibyte, mode 0, binary */
+	outb(PIT_CMD, 0xb0); /* channel 2, lobyte/hibyte, mode 0, binary */
 	outb(PIT_CH2, latch & 0xff);
 	outb(PIT_CH2, (latch >> 8) & 0xff);
 	outb(PORT_B, (b & ~PORT_B_SPEAKER) | PORT_B_GATE2);
@@ -66,7 +66,7 @@ static void set_tsc_khz(uint64_t khz)
 int time_init(void)
 {
 	uint64_t best = UINT64_MAX;
-	const uint32_t latch = (uint32_t)(PIT_HZ / 20);	/* 50 ms */
+	const uint32_t latch = (uint32_t)(PIT_HZ / 20); /* 50 ms */
 
 	/* The shortest of three runs is the one least disturbed by the host (or SMIs). */
 	for (int i = 0; i < 3; i++) {
@@ -100,9 +100,18 @@ int time_init(void)
 	    !strcmp(clock, "virtual"))
 		clock_virtual = true;
 	pr_info("time: %s clock: TSC %llu.%03llu MHz (calibrated against the PIT)\n",
-		clock_virtual ? "virtual (QEMU -icount)" : "real", (unsigned long long)(tsc_khz / 1000), (unsigned long long)(tsc_khz % 1000));
+		clock_virtual ? "virtual (QEMU -icount)" : "real",
+		(unsigned long long)(tsc_khz / 1000), (unsigned long long)(tsc_khz % 1000));
 	return 0;
 }
+
+/*
+ * Stalls nest (console output inside a benchmark's harness, say): only the
+ * outermost one moves the clock's base, and the clock reads its start
+ * until it ends.
+ */
+static unsigned int stall_depth;
+static uint64_t stall_tsc, stall_ns;
 
 uint64_t ktime_ns(void)
 {
@@ -110,6 +119,8 @@ uint64_t ktime_ns(void)
 
 	if (!ns_mult)
 		return 0;
+	if (stall_depth)
+		return stall_ns;
 	return (uint64_t)(((unsigned __int128)d * ns_mult) >> 32);
 }
 
@@ -128,17 +139,22 @@ void sched_timer_rearm(void);
 
 uint64_t ktime_stall_begin(bool stop)
 {
-	/* an APIC timer expiring meanwhile would interrupt at a host-dependent point */
-	if (stop)
+	if (stop && !stall_depth) {
+		/* an APIC timer expiring meanwhile would interrupt at a host-dependent point */
 		apic_timer_mask(true);
+		stall_ns = ktime_ns();
+		stall_tsc = rdtsc();
+	}
+	stall_depth += stop;
 	return rdtsc();
 }
 
 void ktime_stall_end(uint64_t begin, bool stop)
 {
-	if (!stop)
+	(void)begin;
+	if (!stop || --stall_depth)
 		return;
-	tsc_base += rdtsc() - begin;
+	tsc_base += rdtsc() - stall_tsc;
 	apic_timer_mask(false);
 	sched_timer_rearm();
 }
