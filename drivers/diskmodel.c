@@ -314,68 +314,95 @@ static void plan_media(const struct disk_model *m, const struct dm_cmd *c, struc
 	}
 }
 
+/* A read the look-ahead will reach: wait for it (resuming it if it has paused). */
+static void plan_stream(const struct disk_model *m, const struct dm_cmd *c, uint64_t here,
+			struct dm_plan *p)
+{
+	uint64_t end = c->lba + c->n;
+	double bytes_ns = (double)c->n * 512 * m->g.bus_ns_per_byte, resume;
+
+	p->kind = K_STREAM;
+	p->seg = m->la.seg;
+	p->media_end = la_resume_time(m, end, p->t0, &resume);
+	p->media = dm_media_ns(m, max(c->lba, here), end);
+	p->cost = max(0.0, p->media_end - p->t0 - p->media);
+	p->head_free = p->media_end;
+	p->done = max(max(p->media_end + 512 * m->g.bus_ns_per_byte, p->t0 + bytes_ns),
+		      m->bus_free + bytes_ns);
+}
+
+/* A read or write from the media at @p->from: the head moves (or waits on its track). */
+static void plan_miss(const struct disk_model *m, const struct dm_cmd *c, bool empty_segment,
+		      struct dm_plan *p)
+{
+	uint64_t from_track = head_track_at(m, p->t0), to = dm_track_of(m, p->from, NULL);
+	double bytes_ns = (double)c->n * 512 * m->g.bus_ns_per_byte;
+
+	p->kind = c->op == DM_WRITE ? K_WRITE : K_MISS;
+	/* a running look-ahead goes on to its minimum before the head moves off its track */
+	p->t_pos = p->t0;
+	p->same_track = m->la.on && c->op == DM_READ && from_track == to;
+	if (m->la.on && !p->same_track && la_reach(m, p->t0) < m->la.min_end)
+		p->t_pos = max(p->t0, la_time_to(m, m->la.min_end));
+	p->seek = dm_move_ns(m, head_track_at(m, p->t_pos), to);
+	p->ready = p->t_pos + p->seek;
+	plan_media(m, c, p, empty_segment);
+	p->cost = p->media_end - p->t0 - p->media;
+	p->head_free = p->media_end;
+	p->done = max(max(p->media_end + 512 * m->g.bus_ns_per_byte, p->t0 + bytes_ns),
+		      m->bus_free + bytes_ns);
+}
+
+/*
+ * What command @c would do if the mechanism took it at @t. A read the
+ * look-ahead has partly read, or will reach within its limit, waits for it
+ * unless positioning directly would end sooner (DiskSim stops a prefetch
+ * for a request it has not reached; only on the head's track is waiting
+ * the same as positioning).
+ */
 static void plan(const struct disk_model *m, const struct dm_cmd *c, double t, struct dm_plan *p)
 {
 	uint64_t end = c->lba + c->n, buf_end = 0, here;
-	double bytes_ns = (double)c->n * 512 * m->g.bus_ns_per_byte,
-	       bus1 = 512 * m->g.bus_ns_per_byte;
-	double resume;
-	int s;
+	double bytes_ns = (double)c->n * 512 * m->g.bus_ns_per_byte;
+	struct dm_plan stream;
+	bool can_stream;
+	int s = -1;
 
 	memset(p, 0, sizeof(*p));
 	p->t0 = t + m->g.overhead_ns;
 	p->seg = -1;
+	p->from = c->lba;
 	if (c->op == DM_FLUSH) {
 		p->kind = K_FLUSH;
 		p->done = p->head_free = p->t0;
 		return;
 	}
-	if (c->op == DM_READ) {
-		s = seg_lookup(m, c->lba, p->t0, &buf_end);
-		if (s >= 0 && buf_end >= end) {
-			/* wholly buffered: the bus only; the mechanism is not needed */
-			p->kind = K_HIT;
-			p->seg = s;
-			p->head_free = p->t0;
-			p->done = max(p->t0, m->bus_free) + bytes_ns;
-			return;
-		}
-		here = m->la.on ? la_reach(m, p->t0) : 0;
-		if (m->la.on && ((s == m->la.seg && buf_end == here) ||
-				 (c->lba >= here && c->lba <= m->la.limit))) {
-			/* the look-ahead has read its front or is reading toward it */
-			p->kind = K_STREAM;
-			p->seg = m->la.seg;
-			p->media_end = la_resume_time(m, end, p->t0, &resume);
-			p->media = dm_media_ns(m, max(c->lba, here), end);
-			p->cost = max(0.0, p->media_end - p->t0 - p->media);
-			p->head_free = p->media_end;
-			p->done = max(max(p->media_end + bus1, p->t0 + bytes_ns),
-				      m->bus_free + bytes_ns);
-			return;
-		}
-		p->from = s >= 0 ? buf_end : c->lba;
-	} else {
-		s = -1;
-		p->from = c->lba;
+	if (c->op == DM_WRITE) {
+		plan_miss(m, c, false, p);
+		return;
 	}
-	p->kind = c->op == DM_WRITE ? K_WRITE : K_MISS;
-	/* a running look-ahead goes on to its minimum before the head moves off its track */
-	p->t_pos = p->t0;
-	{
-		uint64_t from_track = head_track_at(m, p->t0), to = dm_track_of(m, p->from, NULL);
-
-		p->same_track = m->la.on && c->op == DM_READ && from_track == to;
-		if (m->la.on && !p->same_track && la_reach(m, p->t0) < m->la.min_end)
-			p->t_pos = max(p->t0, la_time_to(m, m->la.min_end));
-		from_track = head_track_at(m, p->t_pos);
-		p->seek = dm_move_ns(m, from_track, to);
-		p->ready = p->t_pos + p->seek;
+	s = seg_lookup(m, c->lba, p->t0, &buf_end);
+	if (s >= 0 && buf_end >= end) {
+		/* wholly buffered: the bus only; the mechanism is not needed */
+		p->kind = K_HIT;
+		p->seg = s;
+		p->head_free = p->t0;
+		p->done = max(p->t0, m->bus_free) + bytes_ns;
+		return;
 	}
-	plan_media(m, c, p, s < 0);
-	p->cost = p->media_end - p->t0 - p->media;
-	p->head_free = p->media_end;
-	p->done = max(max(p->media_end + bus1, p->t0 + bytes_ns), m->bus_free + bytes_ns);
+	here = m->la.on ? la_reach(m, p->t0) : 0;
+	can_stream = m->la.on && ((s == m->la.seg && buf_end == here) ||
+				  (c->lba >= here && c->lba <= m->la.limit));
+	if (s >= 0)
+		p->from = buf_end;
+	plan_miss(m, c, s < 0, p);
+	if (can_stream) {
+		memset(&stream, 0, sizeof(stream));
+		stream.t0 = p->t0;
+		plan_stream(m, c, here, &stream);
+		if (stream.media_end <= p->media_end)
+			*p = stream;
+	}
 }
 
 /* --- serving ------------------------------------------------------------------------ */
