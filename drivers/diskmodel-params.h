@@ -69,6 +69,12 @@ struct dm_drive *dm_drive_dup(const struct dm_drive *d);
 struct dm_drive *dm_drive_set(const struct dm_drive *d, const char *key, double value, char *err,
 			      size_t errlen);
 
+/*
+ * Kernel only (drivers/diskmodel-file.c): the drive of the parameter file
+ * tools/run-qemu passed through fw_cfg, parsed once; NULL after a message.
+ */
+const struct dm_drive *dm_file_drive(void);
+
 /* One table row as a parameter-file line (no newline); returns its length. */
 int dm_format_param(char *buf, size_t len, const struct dm_param *p);
 
