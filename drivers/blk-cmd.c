@@ -4,7 +4,7 @@
  *	lsblk                         the disks, with their IDENTIFY data
  *	diskstats [disk=N] [reset=1]  /proc/diskstats-style counters and request sizes
  *	rawread disk=N bs=KiB qd=N pattern=seq|rand count=N|mb=N [offset_mb=N] [seed=N]
- *	        [crc=0]               read the raw device with qd bios in flight
+ *	        [crc=0] [lat=1]       read the raw device with qd bios in flight
  *	blkcheck disk=N [mode=read|write] [mb=N]
  *	                              every-byte verification against the LBA pattern
  *
@@ -13,7 +13,9 @@
  * zlib crc32 of everything read, in order. The bios go straight to the
  * block layer (no page cache); each of the qd slots owns its buffer pages.
  * Under TCG the checksum costs more CPU than the emulated disk, so crc=0
- * measures the I/O alone.
+ * measures the I/O alone. lat=1 also prints every read's response time, in
+ * completion order, on "rawread-lat:" lines (tools/demerit compares two
+ * runs' distributions).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -724,6 +726,7 @@ static int cmd_rawread(int argc, char **argv)
 		{"offset_mb", KV_UINT, NULL, "start (seq) or lower bound (rand) in MiB, default 0"},
 		{"seed", KV_UINT, NULL, "random offsets' seed, default 1"},
 		{"crc", KV_BOOL, NULL, "seq: checksum the data (default 1)"},
+		{"lat", KV_BOOL, NULL, "1: print every read's response time (rawread-lat: lines)"},
 	};
 	struct kv_value v[ARRAY_SIZE(specs)];
 	struct block_device *bdev;
@@ -889,6 +892,18 @@ static int cmd_rawread(int argc, char **argv)
 		uint32_t p50, p99;
 		char crcs[12];
 
+		if (v[9].present && v[9].u) {
+			/* in completion order, 16 a line, before the sort below */
+			for (uint64_t i = 0; i < completed; i += 16) {
+				char line[16 * 11 + 1];
+				size_t at = 0;
+
+				for (uint64_t k = i; k < completed && k < i + 16; k++)
+					at += (size_t)snprintf(line + at, sizeof(line) - at, " %u",
+							       lat[k]);
+				pr_info("rawread-lat:%s\n", line);
+			}
+		}
 		qsort(lat, (size_t)completed, sizeof(*lat), cmp_u32);
 		p50 = percentile(lat, completed, 50);
 		p99 = percentile(lat, completed, 99);
@@ -923,7 +938,8 @@ out:
 	return err;
 }
 KCMD(rawread, cmd_rawread,
-     "rawread disk=N bs=KiB qd=N pattern=seq|rand count=N|mb=N [offset_mb=N] [seed=N] [crc=0]",
+     "rawread disk=N bs=KiB qd=N pattern=seq|rand count=N|mb=N [offset_mb=N] [seed=N] [crc=0] "
+     "[lat=1]",
      "read the raw disk with qd reads in flight: MB/s, IOPS, latency, crc32 (seq)");
 
 /* --- blkcheck ------------------------------------------------------------------------ */

@@ -5,10 +5,12 @@
 # of the stroke, and detects read look-ahead, look-behind, zero-latency and
 # the segment count as configured (the default table, then each switched by
 # diskmodel set=); tools/bench --log turns the log into disk.params, and a
-# boot with --disk-model disk.params runs on it and reports the probed drive.
+# boot with --disk-model disk.params runs on it and reports the probed drive,
+# and random 4 KiB reads on it answer like the original model's: demerit
+# (tools/demerit) under 10% of the mean response time.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 13
+tap_plan 15
 
 BIG=$TAP_TMP/hitachi-160g.img
 truncate -s $((312581808 * 512)) "$BIG"
@@ -95,6 +97,16 @@ for line in open(sys.argv[1], errors="replace"):
         out.append(line[len("diskprobe: "):].rstrip("\n"))
 print("\n".join(out))
 PY
-qemu --disk "$BIG" --disk-model "$TAP_TMP/first.params" --timeout 120 -- "run=diskmodel;rawread disk=0 bs=4 qd=1 pattern=rand count=500"
+qemu --disk "$BIG" --disk-model "$TAP_TMP/first.params" --timeout 120 -- "run=diskmodel;rawread disk=0 bs=4 qd=1 pattern=rand count=1000 lat=1"
 tap_is "$QSTATUS" 0 "a boot with --disk-model disk.params runs"
 tap_is "$(result_field "$QOUT" diskmodel drive)" probed-sda "diskmodel reports the probed drive"
+cp "$QOUT" "$TAP_TMP/probed-rand.log"
+qemu --disk "$BIG" --timeout 120 -- "run=rawread disk=0 bs=4 qd=1 pattern=rand count=1000 lat=1"
+tap_is "$QSTATUS" 0 "the same reads on the original model"
+pct=$(tools/demerit "$QOUT" "$TAP_TMP/probed-rand.log" | sed -n 's/^DEMERIT .*"demerit_pct": \([0-9.]*\).*/\1/p')
+in_range() { python3 -c 'import sys; sys.exit(not 0 <= float(sys.argv[1]) < 10)' "$1" 2>/dev/null; }
+if in_range "$pct"; then
+	tap_ok "random 4 KiB reads, original against probed model: demerit $pct% of the mean (< 10%)"
+else
+	tap_not_ok "random 4 KiB reads, original against probed model: demerit under 10%" "got '$pct'"
+fi
