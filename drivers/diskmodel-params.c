@@ -586,6 +586,7 @@ static struct dm_drive *drive_copy(const struct dm_drive *d, const struct dm_par
 	size_t strs = strlen(d->name) + strlen(d->desc) + 2, size;
 	struct dm_drive *c;
 	struct dm_param *rows;
+	const char *src;
 	char *at, note[96];
 
 	snprintf(note, sizeof(note),
@@ -611,11 +612,14 @@ static struct dm_drive *drive_copy(const struct dm_drive *d, const struct dm_par
 		rows[i].key = k ? k->key : "?";
 		rows[i].unit = k ? k->unit : "?";
 		rows[i].source = at;
+		src = p->source ? p->source : "";
 		if (p == set) {
+			/* set again: the first note already says what the table said */
 			rows[i].value = value;
-			at = stpcpy(at, note);
+			if (strncmp(src, note, strlen("set by the diskmodel command (")))
+				at = stpcpy(at, note);
 		}
-		at = stpcpy(at, p->source ? p->source : "") + 1;
+		at = stpcpy(at, src) + 1;
 	}
 	c->params = rows;
 	c->nr_params = d->nr_params;
