@@ -356,9 +356,10 @@ static void plan_miss(const struct disk_model *m, const struct dm_cmd *c, bool e
 /*
  * What command @c would do if the mechanism took it at @t. A read the
  * look-ahead has partly read, or will reach within its limit, waits for it
- * unless positioning directly would end sooner (DiskSim stops a prefetch
- * for a request it has not reached; only on the head's track is waiting
- * the same as positioning).
+ * if it gets there within a revolution (positioning could cost as much,
+ * and would stop the look-ahead and lose what it reads for the next
+ * commands) or if that ends sooner anyway; farther off, the drive
+ * positions (DiskSim stops a prefetch for a request it has not reached).
  */
 static void plan(const struct disk_model *m, const struct dm_cmd *c, double t, struct dm_plan *p)
 {
@@ -400,7 +401,7 @@ static void plan(const struct disk_model *m, const struct dm_cmd *c, double t, s
 		memset(&stream, 0, sizeof(stream));
 		stream.t0 = p->t0;
 		plan_stream(m, c, here, &stream);
-		if (stream.media_end <= p->media_end)
+		if (stream.cost <= m->g.rev_ns || stream.media_end <= p->media_end)
 			*p = stream;
 	}
 }
