@@ -464,13 +464,18 @@ void bench_result_double(struct bench *b, const char *key, double v, int decimal
 int bench_phase_end(struct bench *b)
 {
 	uint64_t ns = max_t(uint64_t, ktime_ns() - b->t0, 1);
-	double secs = (double)ns / 1e9;
+	struct bench_harness h;
+	double secs;
 	struct ra_stats ra = {0}, ra1;
 	uint64_t reads = 0, sectors = 0, m1[8];
-	bool verified = b->verify && b->bytes && b->checked_bytes == b->bytes && !b->bad_bytes &&
-			!b->errors;
+	bool verified;
 	struct result r;
 
+	/* the report is the harness too: verify=1 and verify=0 take different branches in it */
+	bench_harness_begin(b, &h);
+	secs = (double)ns / 1e9;
+	verified = b->verify && b->bytes && b->checked_bytes == b->bytes && !b->bad_bytes &&
+		   !b->errors;
 	if (b->file || b->ra_end_valid) {
 		if (b->file) {
 			ra_file_stats(&b->file->f_ra, &ra1);
@@ -572,6 +577,7 @@ int bench_phase_end(struct bench *b)
 	if (b->suite)
 		bench_suite_record(b, bench_suite_column());
 	b->ra_collect = false;
+	bench_harness_end(b, &h);
 	return b->errors || b->bad_bytes ? -EIO : 0;
 }
 

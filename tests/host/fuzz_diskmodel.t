@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # A short run of the parameter-file fuzzer (tests/host/fuzz_diskmodel.c) for
-# make test: FUZZ_TEST_SECONDS (default 10) of libFuzzer on the seed corpus
+# make test: FUZZ_TEST_SECONDS (default 6) of libFuzzer on the seed corpus
 # (tests/host/diskmodel-corpus/) plus what earlier `make fuzz` runs found
 # (build/fuzz-diskmodel/corpus, read, not written). A crash, sanitizer
 # report, leak, timeout or broken model rule fails, leaving the input in
 # build/fuzz-diskmodel/crashes/ with the command that reproduces it.
 cd "$(dirname "$0")/../.." || exit 1
-secs=${FUZZ_TEST_SECONDS:-10}
+secs=${FUZZ_TEST_SECONDS:-6}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..2"

@@ -100,11 +100,10 @@ tap_is "$(result_field "$QOUT" diskmodel segments)/$(result_field "$QOUT" diskmo
 	10/False/True "diskmodel set=: the model is rebuilt with the new values"
 tap_grep '^diskmodel: segments +10 segments set by the diskmodel command \(the table says 7\)' "$QOUT" \
 	"diskmodel set=: the table says what was set and what the source said"
-qemu --disk "$IMG" --timeout 60 -- "run=diskmodel set=segments=99"
+qemu --disk "$IMG" --timeout 60 -- "run=diskmodel set=segments=99;diskmodel set=segmentz=3"
 tap_is "$QSTATUS" 1 "diskmodel set=segments=99: exit 1"
 tap_grep '^error: diskmodel: segments=99 is out of range: segments \(segments, 1\.\.64, whole' "$QOUT" \
 	"diskmodel set=segments=99: the error names the key and its range"
-qemu --disk "$IMG" --timeout 60 -- "run=diskmodel set=segmentz=3"
 tap_grep "^error: diskmodel: hitachi-t7k250: no scalar parameter 'segmentz' to set" "$QOUT" \
 	"diskmodel set=segmentz=3: the error names the unknown key"
 

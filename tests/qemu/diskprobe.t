@@ -15,7 +15,7 @@ tap_plan 15
 BIG=$TAP_TMP/hitachi-160g.img
 truncate -s $((312581808 * 512)) "$BIG"
 
-qemu --disk "$BIG" --timeout 600 -- "run=diskmodel;bench diskprobe disk=0 minutes=4;diskmodel set=lookbehind=0,zero_latency=1,segments=10;bench diskprobe disk=0 minutes=1;diskmodel set=lookahead=0;bench diskprobe disk=0 minutes=1"
+qemu --disk "$BIG" --timeout 600 -- "run=diskmodel;bench diskprobe disk=0 minutes=2;diskmodel set=lookbehind=0,zero_latency=1,segments=10;bench diskprobe disk=0 minutes=1;diskmodel set=lookahead=0;bench diskprobe disk=0 minutes=1"
 tap_is "$QSTATUS" 0 "bench diskprobe runs three times"
 cp "$QOUT" "$TAP_TMP/probe.log"
 
