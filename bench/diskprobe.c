@@ -132,7 +132,7 @@ static void dp_free(struct dp_disk *d)
 	kfree(d);
 }
 
-/* Slot 0 takes a whole 1 MiB read; the others one page (NCQ's 4 KiB reads). */
+/* Slots 0-7 take a whole 1 MiB read (the zone rates queue eight); the others one page. */
 static struct dp_disk *dp_alloc(struct block_device *bdev)
 {
 	struct dp_disk *d = kzalloc(sizeof(*d));
@@ -145,7 +145,7 @@ static struct dp_disk *dp_alloc(struct block_device *bdev)
 		struct dp_slot *s = &d->slots[i];
 
 		s->disk = d;
-		s->nr_pages = i ? 1 : DP_MAX_PAGES;
+		s->nr_pages = i < 8 ? DP_MAX_PAGES : 1;
 		s->pages = kcalloc(s->nr_pages, sizeof(*s->pages));
 		s->bio = bio_alloc(s->nr_pages);
 		if (!s->pages || !s->bio)

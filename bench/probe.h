@@ -20,6 +20,9 @@
  *   zero-latency read (a read landing inside its range ends exactly one
  *	revolution after it lands, a spike no plain drive has)
  *   NCQ: random reads at queue depths 1 to 32
+ * A drive without read look-ahead loses time between commands even when
+ * they are queued (the command overhead comes first), so its zone rates
+ * come out below its media rate: every drive of the seeds' era reads ahead.
  */
 #ifndef BENCH_PROBE_H
 #define BENCH_PROBE_H

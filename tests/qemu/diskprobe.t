@@ -15,7 +15,7 @@ tap_plan 15
 BIG=$TAP_TMP/hitachi-160g.img
 truncate -s $((312581808 * 512)) "$BIG"
 
-qemu --disk "$BIG" --timeout 600 -- "run=diskmodel;bench diskprobe disk=0 minutes=2;diskmodel set=lookbehind=0,zero_latency=1,segments=10;bench diskprobe disk=0 minutes=1;diskmodel set=lookahead=0;bench diskprobe disk=0 minutes=1"
+qemu --disk "$BIG" --timeout 600 -- "run=diskmodel;bench diskprobe disk=0 minutes=4;diskmodel set=lookbehind=0,zero_latency=1,segments=10;bench diskprobe disk=0 minutes=1;diskmodel set=lookahead=0;bench diskprobe disk=0 minutes=1"
 tap_is "$QSTATUS" 0 "bench diskprobe runs three times"
 cp "$QOUT" "$TAP_TMP/probe.log"
 
@@ -49,7 +49,7 @@ def model_seek(frac):
 def model_rate(frac):
     # the model's zones: linear from zone 0 to the last over the stroke (equal-width zones);
     # a capacity fraction maps onto the stroke through sectors per zone
-    z0, zl = M["zone0_mbps"], M["zone_last_mbps"]
+    z0, zl = M['zone0_mbps'], M["zone_last_mbps"]
     rates = [z0 + (zl - z0) * i / 29 for i in range(30)]
     total, at = sum(rates), 0
     for r in rates:
