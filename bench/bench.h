@@ -104,7 +104,8 @@ struct bench {
 	char file_path[64];
 	struct block_device *bdev;
 	uint64_t model0[8];
-	char extra[1024]; /* extra keys a workload adds with bench_result_*(), as JSON */
+	uint64_t harness_ns; /* the harness's own time in the phase (real clock only) */
+	char extra[1024];    /* extra keys a workload adds with bench_result_*(), as JSON */
 	size_t extra_len;
 	/* what the phase measured, for suites */
 	double secs, mbps, stall_frac;
@@ -183,6 +184,21 @@ void *bench_buffer(struct bench *b, size_t len);
  * injected allocation failure came before the run's first phase or in it.
  */
 extern unsigned long bench_phase_calls;
+
+/*
+ * The harness's own work (the latency histogram, the pattern check,
+ * progress and trace lines) goes between these. Under the virtual clock it
+ * runs with the kernel's clock stopped (and interrupts off), so what the
+ * harness does never moves what it measures: verify=0 and verify=1 give the
+ * same times. On a real clock it costs real time, summed in harness_secs.
+ */
+struct bench_harness {
+	unsigned long flags;
+	uint64_t begin, t0;
+	bool stop;
+};
+void bench_harness_begin(struct bench *b, struct bench_harness *h);
+void bench_harness_end(struct bench *b, struct bench_harness *h);
 
 /*
  * Start measuring a phase reading @expect bytes (for progress lines) of @f;

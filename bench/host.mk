@@ -32,3 +32,9 @@ $(BUILD)/host/iologinfo: tools/iologinfo.c bench/iolog.c bench/iolog.h kernel/ty
 #   build/host/test_bench    the fast check against pattern_check() in bench/pattern.h
 HOST_TESTS += bench
 bench_SRCS := tests/common/test_bench_pattern.c
+
+# The parts of bench/ that need no hardware, built on the host too.
+#   build/host/test_diskprobe   the disk probe's measurements run against the disk model
+HOST_SRCS += bench/probe.c
+HOST_TESTS += diskprobe
+diskprobe_SRCS := tests/host/test_diskprobe.c

@@ -8,7 +8,11 @@
  *	stride	iozone's default stride of 17 records: read one, skip 16, and on
  *		reaching the end wrap around one record later, until every record
  *		is read once
- *	random	a permutation of all records from a fixed seed: each read once
+ *	random	as iozone's throughput mode (iozone -t, the seeds' run) reads: as many
+ *		records as the file holds, each drawn with replacement by
+ *		lrand48() % records after srand48(0), so some are read twice and
+ *		some never (rand=iozone, the default); rand=perm reads a
+ *		permutation of all records instead, each once
  *	pread	records in order with pread(2)
  * Throughput in KB/s (1024 bytes), as iozone prints it; the file is closed
  * inside the timing, as with iozone -c.
@@ -23,6 +27,7 @@
 static const char *const tests_names[] = {"all",    "read",   "reread", "reverse",
 					  "stride", "random", "pread",	NULL};
 #define ALL_TESTS 0x7e /* bits T_READ..T_PREAD */
+static const char *const rand_names[] = {"iozone", "perm", NULL};
 
 static const struct bench_param iozone_params[] = {
 	{"path", KV_STRING, NULL, (uintptr_t) "/bench/big.pat", 0, 0, "the file to read"},
@@ -30,9 +35,28 @@ static const struct bench_param iozone_params[] = {
 	{"r", KV_SIZE, NULL, 64 << 10, 4096, 16 << 20, "record size"},
 	{"i", KV_STRING, NULL, (uintptr_t) "all", 0, 0,
 	 "which tests: all, or a list such as read,reverse (run in iozone's order)"},
+	{"rand", KV_ENUM, rand_names, 0, 0, 0,
+	 "random's records: iozone (lrand48 with replacement, as iozone) or perm (each once)"},
 };
 
 #define IOZONE_STRIDE 17
+
+/*
+ * POSIX drand48's generator (48-bit LCG: X = X * 0x5DEECE66D + 0xB mod 2^48),
+ * as iozone's random read calls it: srand48(0), then lrand48() % records.
+ */
+static uint64_t lrand48_state;
+
+static void srand48_iozone(long seed)
+{
+	lrand48_state = ((uint64_t)(uint32_t)seed << 16) | 0x330E;
+}
+
+static uint32_t lrand48_iozone(void)
+{
+	lrand48_state = (lrand48_state * 0x5DEECE66DULL + 0xB) & ((1ULL << 48) - 1);
+	return (uint32_t)(lrand48_state >> 17);
+}
 
 enum { T_READ = 1, T_REREAD, T_REVERSE, T_STRIDE, T_RANDOM, T_PREAD };
 
@@ -85,6 +109,8 @@ static int one_test(struct bench *b, int t, uint64_t size, uint64_t rec, void *b
 	}
 	bench_close(b, f); /* iozone -c: close inside the timing */
 	bench_result_u64(b, "record_kb", rec >> 10);
+	if (t == T_RANDOM)
+		bench_result_u64(b, "rand_perm", bench_u(b, "rand"));
 	bench_result_u64(b, "file_kb", (n * rec) >> 10);
 	return bench_phase_end(b) ? -EIO : err;
 }
@@ -151,7 +177,13 @@ static int iozone_run(struct bench *b)
 			kfree(buf);
 			return -ENOMEM;
 		}
-		bench_permutation(perm, n, 0x10203040506ULL);
+		if (bench_u(b, "rand") == 1) {
+			bench_permutation(perm, n, 0x10203040506ULL);
+		} else {
+			srand48_iozone(0);
+			for (uint64_t k = 0; k < n; k++)
+				perm[k] = (uint32_t)(lrand48_iozone() % n);
+		}
 	}
 	for (int t = T_READ; t <= T_PREAD; t++) {
 		bool started;

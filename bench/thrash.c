@@ -434,7 +434,9 @@ static int thrash_run(struct bench *b)
 			double mbps, disk_mbps, req, dt;
 			struct mm_stats mm;
 			struct ra_stats d;
+			struct bench_harness h;
 
+			bench_harness_begin(b, &h);
 			next += NSEC_PER_SEC;
 			bench_sample(b, &cur);
 			mm_get_stats(&mm);
@@ -475,6 +477,7 @@ static int thrash_run(struct bench *b)
 			if (started == nstreams && req > 0 && (min_req == 0 || req < min_req))
 				min_req = req;
 			prev = cur;
+			bench_harness_end(b, &h);
 		}
 		sleep_ns(next + NSEC_PER_SEC - now < 100 * NSEC_PER_MSEC ? next + NSEC_PER_SEC - now
 									 : 100 * NSEC_PER_MSEC);

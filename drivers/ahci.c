@@ -21,6 +21,7 @@
 
 #include "drivers/ahci-events.h"
 #include "drivers/ahci-internal.h"
+#include "drivers/diskmodel-params.h"
 #include "kernel/exit.h"
 #include "kernel/init.h"
 #include "kernel/io.h"
@@ -39,10 +40,11 @@ KPARAM(ahci_max_kb, KV_UINT, NULL,
        "lower it)");
 KPARAM(ahci_timeout_ms, KV_UINT, NULL,
        "AHCI command timeout in ms (100..600000; default 30000, 10000 under QEMU)");
-static const char *const disk_model_names[] = {"none", "hitachi-t7k250", NULL};
+static const char *const disk_model_names[] = {"none", "hitachi-t7k250", "file", NULL};
 KPARAM(disk_model, KV_ENUM, disk_model_names,
-       "time every disk by a drive model: hitachi-t7k250 (the seeds' 160 GB Hitachi) or none "
-       "(default: the disk times itself)");
+       "time every disk by a drive model: hitachi-t7k250 (the seeds' 160 GB Hitachi), file "
+       "(the parameter file tools/run-qemu --disk-model PATH passes) or none (default: the "
+       "disk times itself)");
 KPARAM(ahci_write, KV_BOOL, NULL, "1: allow writes to the disks (scratch disks only!)");
 
 struct ahci_host *hosts[AHCI_MAX_HOSTS];
@@ -565,17 +567,28 @@ static struct ahci_port *ahci_probe_port(struct ahci_host *host, int no)
 	port->bdev.driver_data = port;
 	if (param_get_enum("disk_model") > 0) {
 		const char *name = disk_model_names[param_get_enum("disk_model")];
+		const struct dm_drive *file = strcmp(name, "file") ? NULL : dm_file_drive();
 
-		port->bdev.dmodel = dm_create(name, port->bdev.nr_sectors);
+		if (file)
+			port->bdev.dmodel = dm_create_drive(file, port->bdev.nr_sectors);
+		else if (strcmp(name, "file"))
+			port->bdev.dmodel = dm_create(name, port->bdev.nr_sectors);
 		if (!port->bdev.dmodel) {
 			pr_err("%s: disk_model=%s cannot describe this disk; it stays offline\n",
 			       port->name, name);
-			init_fail("disk_model: a disk is larger than the modelled drive");
+			init_fail(file || strcmp(name, "file")
+					  ? "disk_model: a disk is larger than the modelled drive"
+					  : "disk_model=file: no model from the parameter file; "
+					    "nothing "
+					    "runs");
 			goto fail;
 		}
 		/* the parameters once, with the first disk the model times */
-		if (!model_printed)
-			dm_print_params(port->bdev.dmodel, false);
+		if (!model_printed) {
+			pr_info("diskmodel: %s: %s\n", dm_drive_of(port->bdev.dmodel)->name,
+				dm_drive_of(port->bdev.dmodel)->desc);
+			dm_print_derived(port->bdev.dmodel, "diskmodel: ");
+		}
 		model_printed = true;
 	}
 	err = blk_register_disk(&port->bdev, &ahci_queue_ops, AHCI_MAX_PRDS, 0);

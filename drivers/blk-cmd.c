@@ -4,7 +4,7 @@
  *	lsblk                         the disks, with their IDENTIFY data
  *	diskstats [disk=N] [reset=1]  /proc/diskstats-style counters and request sizes
  *	rawread disk=N bs=KiB qd=N pattern=seq|rand count=N|mb=N [offset_mb=N] [seed=N]
- *	        [crc=0]               read the raw device with qd bios in flight
+ *	        [crc=0] [lat=1]       read the raw device with qd bios in flight
  *	blkcheck disk=N [mode=read|write] [mb=N]
  *	                              every-byte verification against the LBA pattern
  *
@@ -13,7 +13,9 @@
  * zlib crc32 of everything read, in order. The bios go straight to the
  * block layer (no page cache); each of the qd slots owns its buffer pages.
  * Under TCG the checksum costs more CPU than the emulated disk, so crc=0
- * measures the I/O alone.
+ * measures the I/O alone. lat=1 also prints every read's response time, in
+ * completion order, on "rawread-lat:" lines (tools/demerit compares two
+ * runs' distributions).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +23,7 @@
 #include <string.h>
 
 #include "drivers/ahci.h"
+#include "drivers/blk-cmd.h"
 #include "drivers/blk-pattern.h"
 #include "drivers/blkdev.h"
 #include "drivers/diskmodel.h"
@@ -75,7 +78,7 @@ static struct block_device *arg_disk(const char *cmd, const struct kv_value *v)
 }
 
 /* Close the array; after an overflow it is emptied, with a warning naming @cmd. */
-static const char *jend_array(struct json_buf *j, const char *cmd)
+const char *jend_array(struct json_buf *j, const char *cmd)
 {
 	if (!j->overflow)
 		json_printf(j, "]");
@@ -140,7 +143,7 @@ static uint64_t ns_to_ms(uint64_t ns)
 	return ns / NSEC_PER_MSEC;
 }
 
-static void print_diskstats(struct block_device *b)
+void print_diskstats(struct block_device *b)
 {
 	const struct disk_stats *s = &b->stats;
 	char hist[256];
@@ -263,8 +266,8 @@ static void diskstats_json(struct block_device *b, struct json_buf *j)
  * The disk=N filter of diskstats and diskmodel: parse @argv against @specs
  * (v[0] is disk=), set *@one (NULL: every disk) and open @j's JSON array.
  */
-static int disks_args(const char *cmd, int argc, char **argv, const struct kv_spec *specs, int n,
-		      struct kv_value *v, struct block_device **one, struct json_buf *j)
+int disks_args(const char *cmd, int argc, char **argv, const struct kv_spec *specs, int n,
+	       struct kv_value *v, struct block_device **one, struct json_buf *j)
 {
 	*one = NULL;
 	if (kcmd_args(argc, argv, specs, n, v, NULL))
@@ -352,64 +355,6 @@ static int cmd_blockdev(int argc, char **argv)
 }
 KCMD(blockdev, cmd_blockdev, "blockdev disk=N [ra_kb=N]",
      "a disk's readahead window (as blockdev --setra), elevator and congestion thresholds");
-
-/* --- diskmodel ------------------------------------------------------------------ */
-
-static int cmd_diskmodel(int argc, char **argv)
-{
-	static const struct kv_spec specs[] = {
-		{"disk", KV_UINT, NULL, "only this disk"},
-	};
-	static struct json_buf j;
-	struct kv_value v[ARRAY_SIZE(specs)];
-	struct block_device *one;
-	const struct disk_model *shown = NULL;
-	struct result r;
-	int listed = 0, err;
-
-	err = disks_args("diskmodel", argc, argv, specs, ARRAY_SIZE(specs), v, &one, &j);
-	if (err)
-		return err;
-	for (int i = 0; i < blk_disk_count(); i++) {
-		struct block_device *b = blk_get_disk(i);
-
-		if (one && b != one)
-			continue;
-		if (b->dmodel && !shown) {
-			dm_print_params(b->dmodel, true);
-			shown = b->dmodel;
-		}
-		pr_info("%s: %s disk (%s)\n", b->name, blk_disk_kind(b),
-			b->dmodel ? dm_drive_of(b->dmodel)->desc : "not modelled");
-		print_diskstats(b);
-		json_printf(&j, "%s{\"name\":\"%s\",\"disk_kind\":\"%s\",\"model\":",
-			    listed++ ? "," : "", b->name, blk_disk_kind(b));
-		diskmodel_json(b, &j);
-		json_printf(&j, "}");
-	}
-	result_begin(&r, "diskmodel");
-	result_str(&r, "clock", ktime_clock_name());
-	if (shown) {
-		struct dm_geometry g;
-
-		dm_geometry(shown, &g);
-		result_str(&r, "drive", dm_drive_of(shown)->name);
-		result_u64(&r, "cylinders", g.cylinders);
-		result_u64(&r, "heads", g.heads);
-		result_u64(&r, "spt_outer", g.spt_outer);
-		result_u64(&r, "spt_inner", g.spt_inner);
-		result_double(&r, "overhead_us", g.overhead_ns / 1e3, 2);
-		result_double(&r, "seek_single_ms", dm_seek_ns(shown, 1) / 1e6, 3);
-		result_double(&r, "seek_full_ms", dm_seek_ns(shown, g.cylinders - 1) / 1e6, 3);
-		result_double(&r, "zone0_mbps", dm_zone_rate(shown, 0) / 1e6, 2);
-		result_double(&r, "zone_last_mbps", dm_zone_rate(shown, (int)g.zones - 1) / 1e6, 2);
-	}
-	result_raw(&r, "disks", jend_array(&j, "diskmodel"));
-	result_end(&r);
-	return 0;
-}
-KCMD(diskmodel, cmd_diskmodel, "diskmodel [disk=N]",
-     "the disk model's parameters with their sources, and its counters per disk");
 
 /* --- asynchronous bio slots, shared by rawread and blkcheck ------------------------------ */
 
@@ -628,6 +573,7 @@ static int cmd_rawread(int argc, char **argv)
 		{"offset_mb", KV_UINT, NULL, "start (seq) or lower bound (rand) in MiB, default 0"},
 		{"seed", KV_UINT, NULL, "random offsets' seed, default 1"},
 		{"crc", KV_BOOL, NULL, "seq: checksum the data (default 1)"},
+		{"lat", KV_BOOL, NULL, "1: print every read's response time (rawread-lat: lines)"},
 	};
 	struct kv_value v[ARRAY_SIZE(specs)];
 	struct block_device *bdev;
@@ -806,6 +752,18 @@ static int cmd_rawread(int argc, char **argv)
 		uint32_t p50, p99;
 		char crcs[12];
 
+		if (v[9].present && v[9].u) {
+			/* in completion order, 16 a line, before the sort below */
+			for (uint64_t i = 0; i < completed; i += 16) {
+				char line[16 * 11 + 1];
+				size_t at = 0;
+
+				for (uint64_t k = i; k < completed && k < i + 16; k++)
+					at += (size_t)snprintf(line + at, sizeof(line) - at, " %u",
+							       lat[k]);
+				pr_info("rawread-lat:%s\n", line);
+			}
+		}
 		qsort(lat, (size_t)completed, sizeof(*lat), cmp_u32);
 		p50 = percentile(lat, completed, 50);
 		p99 = percentile(lat, completed, 99);
@@ -840,7 +798,8 @@ out:
 	return err;
 }
 KCMD(rawread, cmd_rawread,
-     "rawread disk=N bs=KiB qd=N pattern=seq|rand count=N|mb=N [offset_mb=N] [seed=N] [crc=0]",
+     "rawread disk=N bs=KiB qd=N pattern=seq|rand count=N|mb=N [offset_mb=N] [seed=N] [crc=0] "
+     "[lat=1]",
      "read the raw disk with qd reads in flight: MB/s, IOPS, latency, crc32 (seq)");
 
 /* --- blkcheck ------------------------------------------------------------------------ */

@@ -1,32 +1,36 @@
 /*
- * The disk timing model (see drivers/diskmodel.h for its interface).
- *
- * Mechanism, after Ruemmler and Wilkes (1994):
- *  - geometry: H surfaces, cylinders in Z recording zones of equal radial
- *    width; sectors per track fall linearly from the outer to the inner
- *    zone (constant linear density), chosen so each zone's sustained rate,
- *    head switches included, is the specification's;
- *  - a command costs the command overhead, then positioning (a seek over
- *    the cylinder distance, or a head switch, then the rotational wait
- *    until the first sector passes under the head: the spindle's phase is
- *    a function of the modelled time), then the media transfer (one head
- *    or cylinder switch per track boundary; track skew equal to the switch
- *    time, so a sequential read loses no revolution), and ends when its
- *    last sector has crossed the SATA bus;
- *  - seek curve: a + b*sqrt(d) for short seeks, c + e*d for long ones,
- *    meeting with equal slope at d0; a, b, c, e and d0 solve the
- *    datasheet's single-track, average (the specification's weighted
- *    average over all seek lengths) and full-stroke figures;
- *  - buffer: S segments; after a read the drive goes on reading the
- *    following sectors into the segment (read look-ahead) until it holds a
- *    segment's worth past the request, or until a command needs the head
- *    elsewhere. A read found in a segment costs the overhead and the bus
- *    transfer only; a read that starts inside the running look-ahead waits
- *    only for the stream to reach its end;
- *  - NCQ: up to 32 commands wait in the drive; when the head is free the
- *    drive serves the one with the shortest positioning time
- *    (buffer hits first), oldest first among equals, unless the oldest has
- *    waited longer than the aging limit, which then goes next.
+ * The disk timing model (see drivers/diskmodel.h for its interface; the
+ * layout and mechanics are in drivers/diskmodel-geom.c, the parameter
+ * table in drivers/diskmodel-params.c). This half serves commands:
+ *  - a command costs the command overhead, then, unless the buffer has it,
+ *    positioning (a seek or a head switch, then the rotational wait) and
+ *    the media transfer, and ends when its last sector has crossed the
+ *    SATA bus;
+ *  - buffer (DiskSim's names in quotes): S segments of buffer/S. After a
+ *    read the drive goes on reading the following sectors into the
+ *    read's segment (read look-ahead, "Buffer continuous read" until the
+ *    segment is full). Every use of the segment raises the look-ahead's
+ *    limit to a segment past the host's read; it pauses while the segment
+ *    is full and resumes (when its next sector comes round) once the host
+ *    has taken some. A command elsewhere stops it, unless it has not yet
+ *    read its minimum ("Minimum read-ahead"), or the command is on the
+ *    head's current track (the C15K600's rule for a minimum of 0);
+ *  - look-behind ("Read any free blocks"): a read that must position keeps
+ *    the sectors of its track that pass under the head before its start,
+ *    within the segment's size, when its segment holds nothing else;
+ *  - zero-latency read ("Immediate buffer read"): a read whose head lands
+ *    inside its range on its first track starts reading there and is done
+ *    when the head comes round to where it landed;
+ *  - a read found in a segment costs the overhead and the bus transfer and
+ *    does not hold the mechanism; a read that the look-ahead will reach
+ *    waits for it;
+ *  - NCQ: up to 32 commands wait in the drive; when the mechanism is free
+ *    the drive serves the one with the shortest positioning time (buffer
+ *    hits first), oldest first among equals, unless the oldest has waited
+ *    longer than the aging limit, which then goes next.
+ * One function, plan(), says what a command would cost if started at a
+ * time; the scheduler compares its answers and service() carries one out,
+ * so the two never decide differently.
  *
  * Times inside are double nanoseconds; the interface rounds up to whole
  * nanoseconds, so a caller that waits until dm_next_event() is never early.
@@ -35,462 +39,86 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drivers/diskmodel.h"
+#include "drivers/diskmodel-internal.h"
 #include "kernel/log.h"
 #include "mm/mm.h"
-
-/*
- * The seeds' drive: "160G/8M Hitachi SATA II 7200 RPM". The 160 GB SATA II
- * Hitachi with NCQ and an 8 MB buffer of 2006-2007 is the Deskstar T7K250
- * HDT722516DLA380 (its 7K160 sibling has the same mechanics). Sources:
- *   [T7K250]  Hitachi Deskstar T7K250 Hard Disk Drive Specification
- *             (4.5.5 Throughput, Tables 11 and 12; Latency; Buffer; interface)
- *   [T7K250b] Hitachi's T7K250 product figures (as tabled in The Tech Report's
- *             review "Hitachi's Deskstar T7K250 hard drive"): sustained
- *             32.9-67.8 MB/s, 8.5 ms average read seek, 125 GB platters
- *   [7K320]   Hitachi Deskstar 7K320 SATA OEM Specification, 4.4.2.2-4.4.2.3
- *             (full-stroke and single-track seek; no T7K250 figure published)
- *   [7K500]   Hitachi Deskstar 7K500 Specification, Table 10 (instantaneous
- *             and sustained rates of zones 0 and 29) and 4.4.4's formula
- *   [IDEMA]   IDEMA LBA1-02 capacity formula: 97,696,368 + 1,953,504 * (GB - 50)
- * MB here is 10^6 bytes, as in Hitachi's documents.
- */
-static const struct dm_param t7k250_params[] = {
-	{"capacity", 312581808, "sectors", "[IDEMA] 160 GB; [T7K250] HDT722516DLA380 160 GB"},
-	{"rpm", 7200, "rev/min", "[T7K250] Latency table: 8.3 ms a revolution, 4.17 ms average"},
-	{"heads", 3, "surfaces", "[T7K250b] 125 GB platters: 160 GB needs 3 surfaces of 62.5 GB"},
-	{"zones", 30, "zones", "[7K500] zones 0-29 (the Deskstar family's 30 zones)"},
-	{"rate_outer", 67.8, "MB/s", "[T7K250b] sustained transfer rate, outer zone"},
-	{"rate_inner", 32.9, "MB/s", "[T7K250b] sustained transfer rate, inner zone"},
-	{"track_switch", 1.479, "ms",
-	 "[7K500] Table 10: sustained/instantaneous = 64.8/76.3 (zone 0), 31.0/36.5 "
-	 "(zone 29) = T_rev/(T_rev+t_switch) in 4.4.4's formula: t_switch = 1.479 ms"},
-	{"seek_single", 1.0, "ms", "[7K320] 4.4.2.3 single track seek, read, typical"},
-	{"seek_average", 8.5, "ms", "[T7K250b] average read seek (with settling), typical"},
-	{"seek_full", 20.0, "ms", "[7K320] 4.4.2.2 full stroke seek, read, typical"},
-	{"random_4096", 54.6, "s",
-	 "[T7K250] Table 12: 4096 random single-sector reads, typical (105% of T); "
-	 "solved for the command overhead A in T = 4096(A + B + C + 512/D + 512/E)"},
-	{"seq_16m_zone0", 0.28, "s",
-	 "[T7K250] Table 11: 16 MiB in 128 commands, zone 0 (calibration check only)"},
-	{"seq_16m_zone29", 0.55, "s",
-	 "[T7K250] Table 11: 16 MiB in 128 commands, zone 29 (calibration check only)"},
-	{"buffer", 8192, "KiB", "[T7K250] 8 MB buffer"},
-	{"segments", 16, "segments",
-	 "assumed: the segment count is not published (ATA drives of the time segment "
-	 "adaptively); 16 segments of 512 KiB"},
-	{"bus_rate", 300, "MB/s", "[T7K250] SATA 3.0 Gb/s: 300 MB/s buffer-host"},
-	{"ncq_depth", 32, "commands", "[T7K250] Native Command Queuing, 32 tags"},
-	{"ncq_aging", 1000, "ms",
-	 "assumed: drives bound how long shortest-positioning-first may pass a queued "
-	 "command over; the limit is not published. A command older than this goes next"},
-};
-
-static const struct dm_drive t7k250 = {
-	.name = "hitachi-t7k250",
-	.desc = "Hitachi Deskstar T7K250 HDT722516DLA380, 160 GB, 7200 RPM, 8 MB, SATA II NCQ",
-	.params = t7k250_params,
-	.nr_params = sizeof(t7k250_params) / sizeof(t7k250_params[0]),
-};
-
-const struct dm_drive *const dm_drives[] = {&t7k250, NULL};
-
-#define DM_MAX_ZONES	64
-#define DM_MAX_SEGMENTS 64
-
-struct dm_zone {
-	uint64_t first_lba, first_track;
-	uint32_t first_cyl, spt;
-	double sector_ns;
-};
-
-struct dm_cmd {
-	enum dm_op op;
-	uint64_t lba;
-	uint32_t n;
-	uint64_t arrive, order;
-	double start, done;
-	double seek, rotate, media, bus;
-	bool hit, stream;
-};
-
-struct dm_segment {
-	uint64_t start, end; /* buffered LBAs [start, end); empty when equal */
-	uint64_t used;	     /* LRU stamp */
-};
-
-struct disk_model {
-	const struct dm_drive *drive;
-	struct dm_geometry g;
-	int nr_zones;
-	struct dm_zone zones[DM_MAX_ZONES];
-	double skew; /* track skew as a fraction of a revolution */
-
-	struct dm_cmd cmds[DM_MAX_QUEUE]; /* by tag */
-	uint32_t queued;		  /* waiting for the head */
-	uint32_t finished;		  /* done, not yet reaped */
-	int active;			  /* in service, or -1 */
-	double free_at;			  /* the head is free from then on when idle */
-	uint64_t head_lba;		  /* where the head is when not streaming */
-	uint64_t order;
-
-	/* the read look-ahead: the head reads pf_lba... from pf_time, up to pf_limit */
-	bool pf_on;
-	uint64_t pf_lba, pf_limit;
-	double pf_time;
-	int pf_seg;
-	struct dm_segment seg[DM_MAX_SEGMENTS];
-	uint64_t seg_clock;
-
-	struct dm_stats st;
-};
-
-const struct dm_drive *dm_find_drive(const char *name)
-{
-	for (int i = 0; dm_drives[i]; i++)
-		if (!strcmp(dm_drives[i]->name, name))
-			return dm_drives[i];
-	return NULL;
-}
-
-double dm_param(const struct dm_drive *drive, const char *key)
-{
-	for (int i = 0; i < drive->nr_params; i++)
-		if (!strcmp(drive->params[i].key, key))
-			return drive->params[i].value;
-	panic("diskmodel: drive %s has no parameter %s", drive->name, key);
-}
 
 const struct dm_drive *dm_drive_of(const struct disk_model *m)
 {
 	return m->drive;
 }
 
-/* --- geometry --------------------------------------------------------------- */
-
-static const struct dm_zone *zone_of(const struct disk_model *m, uint64_t lba)
-{
-	int lo = 0, hi = m->nr_zones - 1;
-
-	while (lo < hi) {
-		int mid = (lo + hi + 1) / 2;
-
-		if (m->zones[mid].first_lba <= lba)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return &m->zones[lo];
-}
-
-int dm_zone(const struct disk_model *m, uint64_t lba)
-{
-	return (int)(zone_of(m, lba) - m->zones);
-}
-
-uint64_t dm_zone_start(const struct disk_model *m, int z)
-{
-	return m->zones[z].first_lba;
-}
-
-static uint64_t track_of(const struct disk_model *m, uint64_t lba, uint32_t *sector)
-{
-	const struct dm_zone *z = zone_of(m, lba);
-	uint64_t off = lba - z->first_lba;
-
-	if (sector)
-		*sector = (uint32_t)(off % z->spt);
-	return z->first_track + off / z->spt;
-}
-
-double dm_zone_rate(const struct disk_model *m, int z)
-{
-	return m->zones[z].spt * 512.0 / ((m->g.rev_ns + m->g.switch_ns) * 1e-9);
-}
-
-/* Where @lba passes under the head, as a fraction of a revolution. */
-static double angle_of(const struct disk_model *m, uint64_t lba)
-{
-	uint32_t s;
-	uint64_t track = track_of(m, lba, &s);
-	double a = (double)track * m->skew + (double)s / zone_of(m, lba)->spt;
-
-	return a - floor(a);
-}
-
-static double phase_at(const struct disk_model *m, double t)
-{
-	double p = t / m->g.rev_ns;
-
-	return p - floor(p);
-}
-
-/* Time to read [from, to) with the head at the start of @from. */
-static double media_ns(const struct disk_model *m, uint64_t from, uint64_t to)
-{
-	double t = 0;
-
-	while (from < to) {
-		const struct dm_zone *z = zone_of(m, from);
-		uint32_t s = (uint32_t)((from - z->first_lba) % z->spt);
-		uint64_t n = min_t(uint64_t, z->spt - s, to - from);
-
-		t += (double)n * z->sector_ns;
-		from += n;
-		if (from < to)
-			t += m->g.switch_ns;
-	}
-	return t;
-}
-
-/* The first LBA not yet read @dt after the head started reading at @from (capped at @limit). */
-static uint64_t media_reach(const struct disk_model *m, uint64_t from, uint64_t limit, double dt)
-{
-	double t = 0;
-
-	while (from < limit) {
-		const struct dm_zone *z = zone_of(m, from);
-		uint32_t s = (uint32_t)((from - z->first_lba) % z->spt);
-		uint64_t n = min_t(uint64_t, z->spt - s, limit - from);
-		double tn = (double)n * z->sector_ns;
-
-		if (t + tn > dt)
-			return from + (uint64_t)((dt - t) / z->sector_ns);
-		t += tn;
-		from += n;
-		if (from < limit && n == z->spt - s)
-			t += m->g.switch_ns;
-		if (t > dt)
-			break;
-	}
-	return min(from, limit);
-}
-
-double dm_seek_ns(const struct disk_model *m, uint32_t d)
-{
-	const struct dm_geometry *g = &m->g;
-
-	if (d == 0)
-		return 0;
-	if (d < g->seek_d0)
-		return g->seek_a + g->seek_b * sqrt((double)d);
-	return g->seek_c + g->seek_e * (double)d;
-}
-
-void dm_geometry(const struct disk_model *m, struct dm_geometry *g)
-{
-	*g = m->g;
-}
-
-/*
- * Weighted moments over seek lengths x in [lo, hi] with the weight
- * (D + 1 - x) that the specifications' "weighted average of all possible
- * seek combinations" gives a seek of length x on D + 1 cylinders.
- */
-static double w0(double D, double lo, double hi)
-{
-	return (D + 1) * (hi - lo) - (hi * hi - lo * lo) / 2;
-}
-
-static double wh(double D, double lo, double hi)
-{
-	return (D + 1) * (2.0 / 3) * (pow(hi, 1.5) - pow(lo, 1.5)) -
-	       (2.0 / 5) * (pow(hi, 2.5) - pow(lo, 2.5));
-}
-
-static double w1(double D, double lo, double hi)
-{
-	return (D + 1) * (hi * hi - lo * lo) / 2 - (hi * hi * hi - lo * lo * lo) / 3;
-}
-
-/* Solve the 4x4 system @a x = @b in place (partial pivoting); false if singular. */
-static bool solve4(double a[4][4], double b[4], double x[4])
-{
-	for (int i = 0; i < 4; i++) {
-		int p = i;
-
-		for (int r = i + 1; r < 4; r++)
-			if (fabs(a[r][i]) > fabs(a[p][i]))
-				p = r;
-		if (fabs(a[p][i]) < 1e-300)
-			return false;
-		for (int k = 0; k < 4; k++) {
-			double t = a[i][k];
-
-			a[i][k] = a[p][k];
-			a[p][k] = t;
-		}
-		double t = b[i];
-
-		b[i] = b[p];
-		b[p] = t;
-		for (int r = 0; r < 4; r++) {
-			if (r == i)
-				continue;
-			double f = a[r][i] / a[i][i];
-
-			for (int k = i; k < 4; k++)
-				a[r][k] -= f * a[i][k];
-			b[r] -= f * b[i];
-		}
-	}
-	for (int i = 0; i < 4; i++)
-		x[i] = b[i] / a[i][i];
-	return true;
-}
-
-/*
- * The seek curve through single-track @t1, weighted average @tavg and
- * full-stroke @tfull (ms) over @D cylinders of travel, for the boundary d0:
- * x = {a, b, c, e}. Returns the slope mismatch e - b/(2 sqrt(d0)).
- */
-static double seek_fit(double D, double d0, double t1, double tavg, double tfull, double x[4])
-{
-	double W = w0(D, 1, D);
-	double a[4][4] = {
-		{1, 1, 0, 0},
-		{0, 0, 1, D},
-		{1, sqrt(d0), -1, -d0},
-		{w0(D, 1, d0) / W, wh(D, 1, d0) / W, w0(D, d0, D) / W, w1(D, d0, D) / W},
-	};
-	double b[4] = {t1, tfull, 0, tavg};
-
-	if (!solve4(a, b, x))
-		return NAN;
-	return x[3] - x[1] / (2 * sqrt(d0));
-}
-
-static int fit_seek_curve(struct disk_model *m, double t1, double tavg, double tfull)
-{
-	double D = m->g.cylinders - 1, lo = 2, hi = D / 2, x[4];
-	double flo = seek_fit(D, lo, t1, tavg, tfull, x);
-
-	/* The mismatch changes sign once between a tiny and a half-stroke boundary. */
-	for (int i = 0; i < 100 && hi - lo > 0.5; i++) {
-		double mid = (lo + hi) / 2, f = seek_fit(D, mid, t1, tavg, tfull, x);
-
-		if ((f < 0) == (flo < 0)) {
-			lo = mid;
-			flo = f;
-		} else {
-			hi = mid;
-		}
-	}
-	seek_fit(D, lo, t1, tavg, tfull, x);
-	if (isnan(x[0]) || x[1] <= 0 || x[3] <= 0 || x[0] < 0) {
-		pr_err("diskmodel: no seek curve through %.2f/%.2f/%.2f ms\n", t1, tavg, tfull);
-		return -EINVAL;
-	}
-	m->g.seek_d0 = (uint32_t)lo;
-	m->g.seek_a = x[0] * 1e6;
-	m->g.seek_b = x[1] * 1e6;
-	m->g.seek_c = x[2] * 1e6;
-	m->g.seek_e = x[3] * 1e6;
-	return 0;
-}
-
-static int build_geometry(struct disk_model *m)
-{
-	const struct dm_drive *d = m->drive;
-	struct dm_geometry *g = &m->g;
-	double rate_outer = dm_param(d, "rate_outer") * 1e6;
-	double rate_inner = dm_param(d, "rate_inner") * 1e6;
-	double avg_rate = (rate_outer + rate_inner) / 2;
-	uint64_t per_cyl_sum = 0, lba = 0, track = 0;
-	uint32_t cyls_per_zone;
-
-	g->nr_sectors = (uint64_t)dm_param(d, "capacity");
-	g->heads = (uint32_t)dm_param(d, "heads");
-	g->zones = (uint32_t)dm_param(d, "zones");
-	g->rev_ns = 60e9 / dm_param(d, "rpm");
-	g->switch_ns = dm_param(d, "track_switch") * 1e6;
-	g->bus_ns_per_byte = 1e9 / (dm_param(d, "bus_rate") * 1e6);
-	g->segments = (uint32_t)dm_param(d, "segments");
-	if (g->zones < 1 || g->zones > DM_MAX_ZONES || g->segments < 1 ||
-	    g->segments > DM_MAX_SEGMENTS || g->heads < 1) {
-		pr_err("diskmodel: %s: table out of range\n", d->name);
-		return -EINVAL;
-	}
-	g->segment_sectors = (uint32_t)(dm_param(d, "buffer") * 2 / g->segments);
-	g->aging_ns = dm_param(d, "ncq_aging") * 1e6;
-	m->skew = g->switch_ns / g->rev_ns;
-	/*
-	 * Sectors per track: a zone's sustained rate is one track per
-	 * revolution plus one switch (4.4.4's formula with equal head and
-	 * cylinder switch times).
-	 */
-	m->nr_zones = (int)g->zones;
-	for (int z = 0; z < m->nr_zones; z++) {
-		double f = m->nr_zones > 1 ? (double)z / (m->nr_zones - 1) : 0;
-		double rate = rate_outer + (rate_inner - rate_outer) * f;
-
-		m->zones[z].spt = (uint32_t)(rate * (g->rev_ns + g->switch_ns) * 1e-9 / 512 + 0.5);
-		m->zones[z].sector_ns = g->rev_ns / m->zones[z].spt;
-		per_cyl_sum += (uint64_t)m->zones[z].spt * g->heads;
-	}
-	cyls_per_zone = (uint32_t)((g->nr_sectors + per_cyl_sum - 1) / per_cyl_sum);
-	for (int z = 0; z < m->nr_zones; z++) {
-		m->zones[z].first_lba = lba;
-		m->zones[z].first_track = track;
-		m->zones[z].first_cyl = (uint32_t)z * cyls_per_zone;
-		lba += (uint64_t)cyls_per_zone * g->heads * m->zones[z].spt;
-		track += (uint64_t)cyls_per_zone * g->heads;
-	}
-	g->cylinders = cyls_per_zone * g->zones;
-	g->spt_outer = m->zones[0].spt;
-	g->spt_inner = m->zones[m->nr_zones - 1].spt;
-	/* Command overhead: [T7K250] Table 12 through its own formula (typical = 1.05 T). */
-	g->overhead_ns =
-		(dm_param(d, "random_4096") / 1.05 / 4096 - dm_param(d, "seek_average") * 1e-3 -
-		 g->rev_ns / 2 * 1e-9 - 512 / avg_rate - 512 / (dm_param(d, "bus_rate") * 1e6)) *
-		1e9;
-	if (g->overhead_ns < 0)
-		g->overhead_ns = 0;
-	return fit_seek_curve(m, dm_param(d, "seek_single"), dm_param(d, "seek_average"),
-			      dm_param(d, "seek_full"));
-}
-
 struct disk_model *dm_create(const char *name, uint64_t image_sectors)
 {
 	const struct dm_drive *d = dm_find_drive(name);
-	struct disk_model *m;
 
 	if (!d) {
 		pr_err("diskmodel: no drive model '%s'\n", name);
 		return NULL;
 	}
-	m = kzalloc(sizeof(*m));
-	if (!m)
-		return NULL;
-	m->drive = d;
-	if (build_geometry(m)) {
-		kfree(m);
-		return NULL;
+	return dm_create_drive(d, image_sectors);
+}
+
+struct disk_model *dm_create_drive(const struct dm_drive *d, uint64_t image_sectors)
+{
+	struct disk_model *m = kzalloc(sizeof(*m));
+	struct dm_drive *own = dm_drive_dup(d);
+
+	if (!m || !own) {
+		pr_err("diskmodel: out of memory for a model of %s\n", d->name);
+		goto fail;
 	}
+	m->drive = own;
+	if (dm_config_of(own, &m->cfg) || dm_build_geometry(m))
+		goto fail;
 	if (image_sectors > m->g.nr_sectors) {
 		pr_err("diskmodel: the disk has %llu sectors, more than the %s's %llu\n",
-		       (unsigned long long)image_sectors, d->name,
+		       (unsigned long long)image_sectors, own->name,
 		       (unsigned long long)m->g.nr_sectors);
-		kfree(m);
-		return NULL;
+		goto fail;
 	}
-	m->active = -1;
 	return m;
+fail:
+	kfree(own);
+	kfree(m);
+	return NULL;
 }
 
 void dm_destroy(struct disk_model *m)
 {
+	if (!m)
+		return;
+	kfree((void *)m->drive);
 	kfree(m);
 }
 
-/* --- the buffer and the look-ahead ---------------------------------------------- */
+/* --- the look-ahead and the buffer ------------------------------------------------ */
 
 /* The first LBA the look-ahead has not read by @t. */
-static uint64_t pf_pos(const struct disk_model *m, double t)
+static uint64_t la_reach(const struct disk_model *m, double t)
 {
-	if (t <= m->pf_time)
-		return m->pf_lba;
-	return media_reach(m, m->pf_lba, m->pf_limit, t - m->pf_time);
+	if (t <= m->la.time)
+		return m->la.lba;
+	return dm_media_reach(m, m->la.lba, m->la.limit, t - m->la.time);
+}
+
+/* When the look-ahead will have read up to @x (<= its limit), as it runs now. */
+static double la_time_to(const struct disk_model *m, uint64_t x)
+{
+	return m->la.time + dm_media_ns(m, m->la.lba, max(x, m->la.lba));
+}
+
+/* The track the head is on at @t. */
+static uint64_t head_track_at(const struct disk_model *m, double t)
+{
+	uint64_t r;
+
+	if (!m->la.on)
+		return m->head_track;
+	if (t < m->la.time)
+		return m->la.track_before;
+	r = la_reach(m, t);
+	return dm_track_of(m, r > m->la.lba ? r - 1 : r, NULL);
 }
 
 /* Buffered range of segment @i at @t. */
@@ -498,38 +126,31 @@ static void seg_range(const struct disk_model *m, int i, double t, uint64_t *sta
 {
 	*start = m->seg[i].start;
 	*end = m->seg[i].end;
-	if (m->pf_on && i == m->pf_seg) {
-		*end = pf_pos(m, t);
+	if (m->la.on && i == m->la.seg) {
+		*end = la_reach(m, t);
 		if (*end - *start > m->g.segment_sectors)
 			*start = *end - m->g.segment_sectors;
 	}
 }
 
-static void pf_stop(struct disk_model *m, double t)
-{
-	if (!m->pf_on)
-		return;
-	seg_range(m, m->pf_seg, t, &m->seg[m->pf_seg].start, &m->seg[m->pf_seg].end);
-	m->head_lba = m->seg[m->pf_seg].end;
-	m->pf_on = false;
-}
-
-/* The segment holding @lba at @t, or -1. */
+/* The segment holding @lba at @t (the one reaching furthest), or -1; its end in *@end. */
 static int seg_lookup(const struct disk_model *m, uint64_t lba, double t, uint64_t *end)
 {
+	int best = -1;
+
 	for (int i = 0; i < (int)m->g.segments; i++) {
 		uint64_t s, e;
 
 		seg_range(m, i, t, &s, &e);
-		if (s <= lba && lba < e) {
+		if (s <= lba && lba < e && (best < 0 || e > *end)) {
 			*end = e;
-			return i;
+			best = i;
 		}
 	}
-	return -1;
+	return best;
 }
 
-static int seg_victim(struct disk_model *m)
+static int seg_victim(const struct disk_model *m)
 {
 	int v = 0;
 
@@ -546,148 +167,299 @@ static void seg_invalidate(struct disk_model *m, uint64_t lba, uint64_t end)
 			m->seg[i].start = m->seg[i].end = 0;
 }
 
-/* The LBA under the head at @t (the look-ahead's position while it runs). */
-static uint64_t head_at(const struct disk_model *m, double t)
+/* Stop the look-ahead at @t, keeping what it read; not past @cap. */
+static void la_stop(struct disk_model *m, double t, uint64_t cap)
 {
-	return m->pf_on ? pf_pos(m, t) : m->head_lba;
+	struct dm_segment *s = &m->seg[m->la.seg];
+
+	if (!m->la.on)
+		return;
+	m->head_track = head_track_at(m, t);
+	seg_range(m, m->la.seg, t, &s->start, &s->end);
+	if (s->end > cap)
+		s->end = max(cap, s->start);
+	m->la.on = false;
 }
 
-/* Whether the running look-ahead will reach @lba without repositioning. */
-static bool in_stream(const struct disk_model *m, uint64_t lba, double t)
+/*
+ * When the look-ahead would have read up to @x if a command at @t raises
+ * its limit that far: as it runs, or, when it has paused at its limit
+ * before @t, from when its next sector comes round again.
+ */
+static double la_resume_time(const struct disk_model *m, uint64_t x, double t, double *resume)
 {
-	uint64_t pos;
+	double paused = la_time_to(m, m->la.limit);
+	uint64_t lim = m->la.limit;
 
-	if (!m->pf_on)
-		return false;
-	pos = pf_pos(m, t);
-	return pos < m->pf_limit && lba >= pos && lba <= m->pf_limit;
+	*resume = -1;
+	if (x <= lim || paused > t)
+		return la_time_to(m, x);
+	/* the head waits on the limit's track, or must switch to reach it */
+	if (dm_track_of(m, lim, NULL) != dm_track_of(m, lim - 1, NULL))
+		paused += m->g.switch_ns;
+	*resume = dm_next_pass(m, lim, max(t, paused));
+	return *resume + dm_media_ns(m, lim, x);
 }
 
-/* Seek or head switch plus rotational wait from the head's place at @t to @lba. */
-static double position_ns(const struct disk_model *m, uint64_t lba, double t, double *seek)
+/* A use of the look-ahead's segment up to @end at @t: raise its limit (resume if paused). */
+static void la_raise(struct disk_model *m, uint64_t end, double t)
 {
-	uint64_t from = head_at(m, t);
-	uint32_t c0, c1, s;
-	uint64_t tr0 = track_of(m, min(from, m->g.nr_sectors - 1), NULL);
-	uint64_t tr1 = track_of(m, lba, &s);
-	double move, ready, wait;
+	uint64_t want = min_t(uint64_t, end + m->g.segment_sectors, m->g.nr_sectors);
+	double resume;
 
-	c0 = (uint32_t)(tr0 / m->g.heads);
-	c1 = (uint32_t)(tr1 / m->g.heads);
-	move = c0 != c1	    ? dm_seek_ns(m, c0 > c1 ? c0 - c1 : c1 - c0)
-	       : tr0 != tr1 ? m->g.switch_ns
-			    : 0;
-	ready = t + move;
-	wait = angle_of(m, lba) - phase_at(m, ready);
-	if (wait < 0)
-		wait += 1;
-	*seek = move;
-	return move + wait * m->g.rev_ns;
-}
-
-/* --- service ---------------------------------------------------------------------- */
-
-/* The cost the drive's scheduler sees in starting @c at @t (no side effects). */
-static double sptf_cost(const struct disk_model *m, const struct dm_cmd *c, double t)
-{
-	uint64_t end;
-	double seek;
-
-	if (c->op == DM_FLUSH)
-		return 0;
-	if (c->op == DM_READ) {
-		if (seg_lookup(m, c->lba, t, &end) >= 0 && end >= c->lba + c->n)
-			return 0;
-		if (in_stream(m, c->lba, t))
-			return m->pf_time + media_ns(m, m->pf_lba, c->lba) - t;
+	if (want <= m->la.limit)
+		return;
+	la_resume_time(m, want, t, &resume);
+	if (resume >= 0) {
+		m->la.track_before = dm_track_of(m, m->la.limit - 1, NULL);
+		m->la.lba = m->la.limit;
+		m->la.time = resume;
 	}
-	return position_ns(m, c->lba, t, &seek);
+	m->la.limit = want;
+	m->la.min_end = max(m->la.min_end, min(end + m->g.min_readahead, want));
 }
 
-/* Read or write [lba, end) from the media after positioning; returns the media end time. */
-static double media_access(struct disk_model *m, struct dm_cmd *c, uint64_t lba, double t)
-{
-	double seek, pos = position_ns(m, lba, t, &seek);
-	double media = media_ns(m, lba, c->lba + c->n);
-
-	c->seek = seek;
-	c->rotate = pos - seek;
-	c->media = media;
-	m->st.misses++;
-	if (seek > m->g.switch_ns)
-		m->st.seeks++;
-	return t + pos + media;
-}
-
-static void start_lookahead(struct disk_model *m, uint64_t start, uint64_t end, double t)
+/* After a read of [.., end) whose last sector ended at @t, with the head on @track. */
+static void la_start(struct disk_model *m, uint64_t start, uint64_t end, double t, uint64_t track)
 {
 	int v = seg_victim(m);
 
 	m->seg[v].start = end - min_t(uint64_t, end - start, m->g.segment_sectors);
 	m->seg[v].end = end;
 	m->seg[v].used = ++m->seg_clock;
-	m->pf_on = end < m->g.nr_sectors;
-	m->pf_seg = v;
-	m->pf_lba = end;
-	m->pf_time = t;
-	m->pf_limit = min_t(uint64_t, end + m->g.segment_sectors, m->g.nr_sectors);
-	m->head_lba = end;
+	m->head_track = track;
+	if (!m->g.lookahead || end >= m->g.nr_sectors)
+		return;
+	m->la = (struct dm_lookahead){
+		.on = true,
+		.seg = v,
+		.lba = end,
+		.limit = min_t(uint64_t, end + m->g.segment_sectors, m->g.nr_sectors),
+		.min_end = min_t(uint64_t, end + m->g.min_readahead, m->g.nr_sectors),
+		.track_before = track,
+	};
+	if (dm_track_of(m, end, NULL) != track)
+		t += m->g.switch_ns;
+	m->la.time = dm_next_pass(m, end, t);
 }
 
-/* Start @tag at @t: fill in its phases and completion time. */
-static void service(struct disk_model *m, int tag, double t)
-{
-	struct dm_cmd *c = &m->cmds[tag];
-	uint64_t end = c->lba + c->n, buf_end;
-	double t0 = t + m->g.overhead_ns, bytes_ns = (double)c->n * 512 * m->g.bus_ns_per_byte;
-	double media_end;
-	int s;
+/* --- planning a command ------------------------------------------------------------- */
 
-	c->start = t;
-	c->seek = c->rotate = c->media = 0;
-	c->hit = c->stream = false;
-	c->bus = bytes_ns;
+enum dm_kind { K_FLUSH, K_WRITE, K_HIT, K_STREAM, K_MISS };
+
+/* What starting a command at some time would do; computed without side effects. */
+struct dm_plan {
+	enum dm_kind kind;
+	double t0;	  /* the overhead is done */
+	double cost;	  /* the scheduler's measure: positioning time */
+	double t_pos;	  /* MISS/WRITE: the head leaves for the target (the look-ahead stops) */
+	double ready;	  /* MISS/WRITE: the seek or switch has settled */
+	double media_end; /* the last sector is in the buffer (or written) */
+	double head_free; /* the mechanism takes the next command then */
+	double done;
+	double seek, rotate, media;
+	int seg;	   /* HIT/STREAM: the segment */
+	uint64_t from;	   /* MISS: first LBA read from the media (a buffered front before it) */
+	uint64_t lb_start; /* MISS: look-behind kept [lb_start, from); == from: none */
+	uint64_t track;	   /* MISS/WRITE: the head's track at the end */
+	bool zl, same_track;
+};
+
+/*
+ * A miss's media access from @p->ready: the rotational wait and the
+ * transfer, zero-latency when it gains, and what look-behind keeps.
+ */
+static void plan_media(const struct disk_model *m, const struct dm_cmd *c, struct dm_plan *p,
+		       bool empty_segment)
+{
+	uint64_t end = c->lba + c->n, from = p->from, ts = dm_track_start(m, from);
+	uint32_t spt = dm_zone_of(m, from)->spt, p_off, from_off = (uint32_t)(from - ts);
+	uint32_t end_off = (uint32_t)min_t(uint64_t, end - ts, spt);
+	double media = dm_media_ns(m, from, end), start = dm_next_pass(m, from, p->ready);
+	double rel = dm_phase_at(m, p->ready) - dm_angle_of(m, ts), land;
+
+	/* the first sector boundary to pass under the head after it settles */
+	rel -= floor(rel);
+	p_off = (uint32_t)ceil(rel * spt - 1e-9) % spt;
+	land = dm_next_pass(m, ts + p_off, p->ready);
+	p->media_end = start + media;
+	p->track = dm_track_of(m, end - 1, NULL);
+	p->zl = false;
+	if (c->op == DM_READ && m->g.zero_latency && p_off > from_off && p_off < end_off) {
+		/* read from where it landed; done when the head comes round to it again */
+		double t1 = land + m->g.rev_ns, zl_end = t1;
+
+		if (end > ts + spt) {
+			uint64_t next = ts + spt;
+
+			zl_end = dm_next_pass(m, next, t1 + m->g.switch_ns) +
+				 dm_media_ns(m, next, end);
+		}
+		if (zl_end < p->media_end) {
+			p->zl = true;
+			p->media_end = zl_end;
+			p->track = end > ts + spt ? p->track : dm_track_of(m, from, NULL);
+		}
+	}
+	p->media = media;
+	p->rotate = p->media_end - p->ready - media;
+	/* look-behind: the sectors of the track that pass before the read reaches its start */
+	p->lb_start = from;
+	if (c->op == DM_READ && m->g.lookbehind && empty_segment) {
+		uint64_t lb = (p->zl || p_off > from_off) ? ts : ts + p_off;
+
+		if (end - lb > m->g.segment_sectors)
+			lb = end > m->g.segment_sectors ? end - m->g.segment_sectors : 0;
+		p->lb_start = min(max(lb, ts), from);
+	}
+}
+
+/* A read the look-ahead will reach: wait for it (resuming it if it has paused). */
+static void plan_stream(const struct disk_model *m, const struct dm_cmd *c, uint64_t here,
+			struct dm_plan *p)
+{
+	uint64_t end = c->lba + c->n;
+	double bytes_ns = (double)c->n * 512 * m->g.bus_ns_per_byte, resume;
+
+	p->kind = K_STREAM;
+	p->seg = m->la.seg;
+	p->media_end = la_resume_time(m, end, p->t0, &resume);
+	p->media = dm_media_ns(m, max(c->lba, here), end);
+	p->cost = max(0.0, p->media_end - p->t0 - p->media);
+	p->head_free = p->media_end;
+	p->done = max(max(p->media_end + 512 * m->g.bus_ns_per_byte, p->t0 + bytes_ns),
+		      m->bus_free + bytes_ns);
+}
+
+/* A read or write from the media at @p->from: the head moves (or waits on its track). */
+static void plan_miss(const struct disk_model *m, const struct dm_cmd *c, bool empty_segment,
+		      struct dm_plan *p)
+{
+	uint64_t from_track = head_track_at(m, p->t0), to = dm_track_of(m, p->from, NULL);
+	double bytes_ns = (double)c->n * 512 * m->g.bus_ns_per_byte;
+
+	p->kind = c->op == DM_WRITE ? K_WRITE : K_MISS;
+	/* a running look-ahead goes on to its minimum before the head moves off its track */
+	p->t_pos = p->t0;
+	p->same_track = m->la.on && c->op == DM_READ && from_track == to;
+	if (m->la.on && !p->same_track && la_reach(m, p->t0) < m->la.min_end)
+		p->t_pos = max(p->t0, la_time_to(m, m->la.min_end));
+	p->seek = dm_move_ns(m, head_track_at(m, p->t_pos), to);
+	p->ready = p->t_pos + p->seek;
+	plan_media(m, c, p, empty_segment);
+	p->cost = p->media_end - p->t0 - p->media;
+	p->head_free = p->media_end;
+	p->done = max(max(p->media_end + 512 * m->g.bus_ns_per_byte, p->t0 + bytes_ns),
+		      m->bus_free + bytes_ns);
+}
+
+/*
+ * What command @c would do if the mechanism took it at @t. A read the
+ * look-ahead has partly read, or will reach within its limit, waits for it
+ * if it gets there within a revolution (positioning could cost as much,
+ * and would stop the look-ahead and lose what it reads for the next
+ * commands) or if that ends sooner anyway; farther off, the drive
+ * positions (DiskSim stops a prefetch for a request it has not reached).
+ */
+static void plan(const struct disk_model *m, const struct dm_cmd *c, double t, struct dm_plan *p)
+{
+	uint64_t end = c->lba + c->n, buf_end = 0, here;
+	double bytes_ns = (double)c->n * 512 * m->g.bus_ns_per_byte;
+	struct dm_plan stream;
+	bool can_stream;
+	int s = -1;
+
+	memset(p, 0, sizeof(*p));
+	p->t0 = t + m->g.overhead_ns;
+	p->seg = -1;
+	p->from = c->lba;
 	if (c->op == DM_FLUSH) {
-		c->bus = 0;
-		c->done = t0;
+		p->kind = K_FLUSH;
+		p->done = p->head_free = p->t0;
 		return;
 	}
 	if (c->op == DM_WRITE) {
-		pf_stop(m, t0);
-		seg_invalidate(m, c->lba, end);
-		media_end = media_access(m, c, c->lba, t0);
-		m->head_lba = end;
-		c->done = media_end + 512 * m->g.bus_ns_per_byte;
-		c->done = max(c->done, t0 + bytes_ns);
+		plan_miss(m, c, false, p);
 		return;
 	}
-	s = seg_lookup(m, c->lba, t0, &buf_end);
+	s = seg_lookup(m, c->lba, p->t0, &buf_end);
 	if (s >= 0 && buf_end >= end) {
-		/* wholly buffered; a running look-ahead goes on */
-		c->hit = true;
-		m->seg[s].used = ++m->seg_clock;
-		c->done = t0 + bytes_ns;
-		m->st.buffer_hits++;
+		/* wholly buffered: the bus only; the mechanism is not needed */
+		p->kind = K_HIT;
+		p->seg = s;
+		p->head_free = p->t0;
+		p->done = max(p->t0, m->bus_free) + bytes_ns;
 		return;
 	}
-	if ((s >= 0 && m->pf_on && s == m->pf_seg && pf_pos(m, t0) < m->pf_limit) ||
-	    in_stream(m, c->lba, t0)) {
-		/* the look-ahead is reading toward it: wait for the stream */
-		c->stream = true;
-		m->pf_limit = min_t(uint64_t, max(m->pf_limit, end + m->g.segment_sectors),
-				    m->g.nr_sectors);
-		m->seg[m->pf_seg].used = ++m->seg_clock;
-		media_end = m->pf_time + media_ns(m, m->pf_lba, end);
-		c->media = media_end - t0;
-		c->done = max(media_end + 512 * m->g.bus_ns_per_byte, t0 + bytes_ns);
-		m->st.stream_hits++;
-		return;
+	here = m->la.on ? la_reach(m, p->t0) : 0;
+	can_stream = m->la.on && ((s == m->la.seg && buf_end == here) ||
+				  (c->lba >= here && c->lba <= m->la.limit));
+	if (s >= 0)
+		p->from = buf_end;
+	plan_miss(m, c, s < 0, p);
+	if (can_stream) {
+		memset(&stream, 0, sizeof(stream));
+		stream.t0 = p->t0;
+		plan_stream(m, c, here, &stream);
+		if (stream.cost <= m->g.rev_ns || stream.media_end <= p->media_end)
+			*p = stream;
 	}
-	/* A miss; a front part may still be buffered, the rest comes from the media. */
-	pf_stop(m, t0);
-	media_end = media_access(m, c, s >= 0 ? buf_end : c->lba, t0);
-	start_lookahead(m, c->lba, end, media_end);
-	c->done = max(media_end + 512 * m->g.bus_ns_per_byte, t0 + bytes_ns);
+}
+
+/* --- serving ------------------------------------------------------------------------ */
+
+/* Start @tag at @t as @p says: the buffer, the look-ahead and the command's phases. */
+static void service(struct disk_model *m, int tag, double t, const struct dm_plan *p)
+{
+	struct dm_cmd *c = &m->cmds[tag];
+	uint64_t end = c->lba + c->n;
+
+	c->start = t;
+	c->done = p->done;
+	c->seek = p->seek;
+	c->rotate = p->rotate;
+	c->media = p->media;
+	c->bus = (double)c->n * 512 * m->g.bus_ns_per_byte;
+	c->held = p->head_free - t;
+	c->hit = p->kind == K_HIT;
+	c->stream = p->kind == K_STREAM;
+	c->lookbehind = p->kind == K_MISS && p->lb_start < p->from;
+	c->zero_latency = p->zl;
+	m->head_free = p->head_free;
+	if (p->kind != K_FLUSH)
+		m->bus_free = max(m->bus_free, p->done);
+	switch (p->kind) {
+	case K_FLUSH:
+		c->bus = 0;
+		return;
+	case K_HIT:
+		m->seg[p->seg].used = ++m->seg_clock;
+		if (m->la.on && p->seg == m->la.seg)
+			la_raise(m, end, p->t0);
+		return;
+	case K_STREAM:
+		m->seg[p->seg].used = ++m->seg_clock;
+		la_raise(m, end, p->t0);
+		return;
+	case K_WRITE:
+		la_stop(m, p->t_pos, UINT64_MAX);
+		seg_invalidate(m, c->lba, end);
+		m->head_track = p->track;
+		break;
+	case K_MISS:
+		/* on the head's track the look-ahead reads on while the head waits */
+		la_stop(m, p->same_track ? p->ready + p->rotate : p->t_pos,
+			p->same_track ? dm_track_start(m, p->from) + dm_zone_of(m, p->from)->spt
+				      : UINT64_MAX);
+		la_start(m, p->lb_start < p->from ? p->lb_start : c->lba, end, p->media_end,
+			 p->track);
+		break;
+	}
+	m->st.misses++;
+	if (p->seek > m->g.switch_ns)
+		m->st.seeks++;
+	m->st.lookbehind += c->lookbehind;
+	m->st.zero_latency += c->zero_latency;
 }
 
 static void account(struct disk_model *m, const struct dm_cmd *c)
@@ -701,6 +473,8 @@ static void account(struct disk_model *m, const struct dm_cmd *c)
 		st->writes++;
 	else
 		st->flushes++;
+	st->buffer_hits += c->hit;
+	st->stream_hits += c->stream;
 	st->sectors += c->n;
 	st->overhead_ns += (uint64_t)m->g.overhead_ns;
 	st->seek_ns += (uint64_t)c->seek;
@@ -711,58 +485,74 @@ static void account(struct disk_model *m, const struct dm_cmd *c)
 	else
 		st->bus_ns += (uint64_t)c->bus;
 	st->service_ns += (uint64_t)(c->done - c->start);
-	st->busy_ns += (uint64_t)(c->done - c->start);
+	st->busy_ns += (uint64_t)c->held;
 }
 
-/* The head is free at @t: pick the next queued command (SPTF) and start it. */
+/* The mechanism is free at @t: pick the next queued command (SPTF) and start it. */
 static void start_next(struct disk_model *m, double t)
 {
-	int best = -1;
-	double best_cost = 0;
-	uint64_t oldest = UINT64_MAX;
+	struct dm_plan best_plan, pl;
+	int best = -1, oldest = -1;
 
-	m->active = -1;
-	m->free_at = t;
 	for (uint32_t q = m->queued; q; q &= q - 1) {
 		int tag = __builtin_ctz(q);
 		const struct dm_cmd *c = &m->cmds[tag];
-		double cost = sptf_cost(m, c, t);
 
-		oldest = min(oldest, c->order);
-		if (best < 0 || cost < best_cost ||
-		    (cost == best_cost && c->order < m->cmds[best].order)) {
+		if (oldest < 0 || c->order < m->cmds[oldest].order)
+			oldest = tag;
+		plan(m, c, t, &pl);
+		if (best < 0 || pl.cost < best_plan.cost ||
+		    (pl.cost == best_plan.cost && c->order < m->cmds[best].order)) {
 			best = tag;
-			best_cost = cost;
+			best_plan = pl;
 		}
 	}
 	if (best < 0)
 		return;
 	/* aging: a command passed over for too long goes next, whatever its position */
-	for (uint32_t q = m->queued; q; q &= q - 1) {
-		int tag = __builtin_ctz(q);
-
-		if (m->cmds[tag].order == oldest &&
-		    t - (double)m->cmds[tag].arrive > m->g.aging_ns) {
-			best = tag;
-			m->st.aged++;
-		}
+	if (best != oldest && t - (double)m->cmds[oldest].arrive > m->g.aging_ns) {
+		best = oldest;
+		plan(m, &m->cmds[best], t, &best_plan);
+		m->st.aged++;
 	}
-	if (m->cmds[best].order != oldest)
+	if (best != oldest)
 		m->st.reordered++;
 	m->queued &= ~(1u << best);
-	m->active = best;
-	service(m, best, t);
+	m->inflight |= 1u << best;
+	service(m, best, t, &best_plan);
 }
 
-/* Run the drive up to @now: every command finishing by then finishes. */
+/* The in-flight command finishing first (ties: the lower tag), or -1. */
+static int first_done(const struct disk_model *m)
+{
+	int best = -1;
+
+	for (uint32_t f = m->inflight; f; f &= f - 1) {
+		int tag = __builtin_ctz(f);
+
+		if (best < 0 || m->cmds[tag].done < m->cmds[best].done)
+			best = tag;
+	}
+	return best;
+}
+
+/* Run the drive up to @now: in time order, commands finish and the mechanism takes the next. */
 static void advance(struct disk_model *m, double now)
 {
-	while (m->active >= 0 && m->cmds[m->active].done <= now) {
-		int tag = m->active;
+	for (;;) {
+		int d = first_done(m);
+		double td = d >= 0 ? m->cmds[d].done : INFINITY;
+		double ts = m->queued ? m->head_free : INFINITY;
 
-		m->finished |= 1u << tag;
-		account(m, &m->cmds[tag]);
-		start_next(m, m->cmds[tag].done);
+		if (td <= ts && td <= now) {
+			m->inflight &= ~(1u << d);
+			m->finished |= 1u << d;
+			account(m, &m->cmds[d]);
+		} else if (ts < td && ts <= now) {
+			start_next(m, ts);
+		} else {
+			break;
+		}
 	}
 }
 
@@ -777,9 +567,16 @@ int dm_submit(struct disk_model *m, int tag, enum dm_op op, uint64_t lba, uint32
 	uint32_t bit = tag >= 0 && tag < DM_MAX_QUEUE ? 1u << tag : 0;
 	struct dm_cmd *c;
 
-	if (!bit || ((m->queued | m->finished) & bit) || m->active == tag ||
+	if (now < m->last_now) {
+		pr_err("diskmodel: a command at %llu ns, before %llu ns: the caller's clock went "
+		       "back\n",
+		       (unsigned long long)now, (unsigned long long)m->last_now);
+		return -EINVAL;
+	}
+	if (!bit || ((m->queued | m->inflight | m->finished) & bit) ||
 	    (op != DM_FLUSH && (!nsect || lba >= m->g.nr_sectors || nsect > m->g.nr_sectors - lba)))
 		return -EINVAL;
+	m->last_now = now;
 	advance(m, (double)now);
 	c = &m->cmds[tag];
 	*c = (struct dm_cmd){.op = op,
@@ -789,19 +586,23 @@ int dm_submit(struct disk_model *m, int tag, enum dm_op op, uint64_t lba, uint32
 			     .order = ++m->order};
 	m->queued |= bit;
 	m->st.max_queued = max(m->st.max_queued, dm_queued(m));
-	if (m->active < 0)
-		start_next(m, max((double)now, m->free_at));
+	if (m->head_free < (double)now)
+		m->head_free = (double)now;
+	advance(m, (double)now);
 	return 0;
 }
 
 uint64_t dm_next_event(struct disk_model *m)
 {
 	uint64_t t = DM_NONE;
+	int d = first_done(m);
 
 	for (uint32_t f = m->finished; f; f &= f - 1)
 		t = min(t, ns_up(m->cmds[__builtin_ctz(f)].done));
-	if (m->active >= 0)
-		t = min(t, ns_up(m->cmds[m->active].done));
+	if (d >= 0)
+		t = min(t, ns_up(m->cmds[d].done));
+	if (m->queued)
+		t = min(t, ns_up(m->head_free));
 	return t;
 }
 
@@ -809,6 +610,7 @@ int dm_reap(struct disk_model *m, uint64_t now, struct dm_completion *out)
 {
 	int best = -1;
 
+	m->last_now = max(m->last_now, now);
 	advance(m, (double)now);
 	for (uint32_t f = m->finished; f; f &= f - 1) {
 		int tag = __builtin_ctz(f);
@@ -840,41 +642,51 @@ int dm_reap(struct disk_model *m, uint64_t now, struct dm_completion *out)
 
 void dm_abort_all(struct disk_model *m, uint64_t now)
 {
-	m->queued = m->finished = 0;
-	m->active = -1;
-	m->pf_on = false;
-	m->free_at = (double)now;
+	m->queued = m->inflight = m->finished = 0;
+	m->last_now = max(m->last_now, now);
+	m->la.on = false;
+	m->head_free = m->bus_free = (double)now;
 	for (int i = 0; i < DM_MAX_SEGMENTS; i++)
 		m->seg[i].start = m->seg[i].end = 0;
 }
 
 unsigned int dm_queued(const struct disk_model *m)
 {
-	return (unsigned int)__builtin_popcount(m->queued | m->finished) + (m->active >= 0);
+	return (unsigned int)__builtin_popcount(m->queued | m->inflight | m->finished);
 }
 
-void dm_print_params(const struct disk_model *m, bool sources)
+void dm_print_params(const struct disk_model *m, const char *prefix, bool derived)
 {
 	const struct dm_drive *d = m->drive;
+	char line[640];
+
+	printf("%sname %s\n", prefix, d->name);
+	printf("%sdesc %s\n", prefix, d->desc);
+	for (int i = 0; i < d->nr_params; i++) {
+		dm_format_param(line, sizeof(line), &d->params[i]);
+		printf("%s%s\n", prefix, line);
+	}
+	if (derived)
+		dm_print_derived(m, prefix);
+}
+
+void dm_print_derived(const struct disk_model *m, const char *prefix)
+{
 	const struct dm_geometry *g = &m->g;
 
-	printf("diskmodel: %s: %s\n", d->name, d->desc);
-	for (int i = 0; i < d->nr_params; i++) {
-		const struct dm_param *p = &d->params[i];
-
-		if (sources)
-			printf("diskmodel:   %-14s %10g %-9s %s\n", p->key, p->value, p->unit,
-			       p->source);
-		else
-			printf("diskmodel:   %-14s %10g %s\n", p->key, p->value, p->unit);
-	}
-	printf("diskmodel: derived: %u cylinders x %u heads, %u zones of %u-%u sectors/track, "
-	       "%.3f ms/rev, command overhead %.1f us, %u segments of %u KiB\n",
-	       g->cylinders, g->heads, g->zones, g->spt_outer, g->spt_inner, g->rev_ns / 1e6,
-	       g->overhead_ns / 1e3, g->segments, g->segment_sectors / 2);
-	printf("diskmodel: derived: seek %.3f + %.5f*sqrt(d) ms below %u cylinders, "
-	       "%.3f + %.3f*d/1000 ms above\n",
-	       g->seek_a / 1e6, g->seek_b / 1e6, g->seek_d0, g->seek_c / 1e6, g->seek_e / 1e3);
+	printf("%sderived: %u cylinders x %u heads, %u zones of %u-%u sectors/track, %.3f ms/rev, "
+	       "command overhead %.1f us, %u segments of %u KiB\n",
+	       prefix, g->cylinders, g->heads, g->zones, g->spt_outer, g->spt_inner,
+	       g->rev_ns / 1e6, g->overhead_ns / 1e3, g->segments, g->segment_sectors / 2);
+	if (g->seek_tabled)
+		printf("%sderived: seek interpolated in sqrt(d) through %d measured points, mean "
+		       "over random LBAs %.3f ms\n",
+		       prefix, m->nr_seek_tab, g->mean_random_seek_ns / 1e6);
+	else
+		printf("%sderived: seek %.3f + %.5f*sqrt(d) ms below %u cylinders, %.3f + "
+		       "%.3f*d/1000 ms above; mean over random LBAs %.3f ms\n",
+		       prefix, g->seek_a / 1e6, g->seek_b / 1e6, g->seek_d0, g->seek_c / 1e6,
+		       g->seek_e / 1e3, g->mean_random_seek_ns / 1e6);
 }
 
 const struct dm_stats *dm_stats(const struct disk_model *m)

@@ -12,11 +12,11 @@
 #include "kernel/log.h"
 #include "kernel/summary.h"
 
-#define FW_CFG_PORT_SEL		0x510
-#define FW_CFG_PORT_DATA	0x511
-#define FW_CFG_SIGNATURE	0x0000
-#define FW_CFG_FILE_DIR		0x0019
-#define ISA_DEBUG_EXIT_PORT	0xf4
+#define FW_CFG_PORT_SEL	    0x510
+#define FW_CFG_PORT_DATA    0x511
+#define FW_CFG_SIGNATURE    0x0000
+#define FW_CFG_FILE_DIR	    0x0019
+#define ISA_DEBUG_EXIT_PORT 0xf4
 
 bool running_under_qemu(void)
 {
@@ -48,6 +48,11 @@ static uint32_t fw_cfg_be32(void)
 
 int qemu_fw_cfg_file(const char *name, char *buf, size_t len)
 {
+	return qemu_fw_cfg_read(name, buf, len, NULL);
+}
+
+int qemu_fw_cfg_read(const char *name, char *buf, size_t len, size_t *whole)
+{
 	uint32_t count;
 
 	if (!running_under_qemu() || !len)
@@ -71,6 +76,8 @@ int qemu_fw_cfg_file(const char *name, char *buf, size_t len)
 		outw(FW_CFG_PORT_SEL, select);
 		size_t n = size < len - 1 ? size : len - 1;
 
+		if (whole)
+			*whole = size;
 		for (size_t k = 0; k < n; k++)
 			buf[k] = (char)inb(FW_CFG_PORT_DATA);
 		buf[n] = 0;
@@ -81,7 +88,7 @@ int qemu_fw_cfg_file(const char *name, char *buf, size_t len)
 
 void kernel_exit(enum exit_status status)
 {
-	static const char *const names[] = { "success", "failure", "panic" };
+	static const char *const names[] = {"success", "failure", "panic"};
 
 	summary_print(names[status]);
 	printf("lookahead: exit %s\n", names[status]);

@@ -18,5 +18,7 @@ bool running_under_qemu(void);
  * into @buf as a string; its length, or -ENOENT.
  */
 int qemu_fw_cfg_file(const char *name, char *buf, size_t len);
+/* The same, and the file's whole size in *@whole (more than was copied: truncated). */
+int qemu_fw_cfg_read(const char *name, char *buf, size_t len, size_t *whole);
 
 #endif

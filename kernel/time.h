@@ -27,7 +27,8 @@ bool ktime_is_virtual(void);
  * not on the modelled machine (a modelled disk's real I/O finishing late),
  * so that virtual time stays a function of the guest's own work.
  * Interrupts must be off in between; udelay() still runs on the raw TSC.
- * Returns the raw TSC at the start.
+ * Stalls nest: only the outermost moves the clock, which reads its start
+ * throughout. Returns the raw TSC at the start.
  */
 uint64_t ktime_stall_begin(bool stop);
 void ktime_stall_end(uint64_t begin, bool stop);

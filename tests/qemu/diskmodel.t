@@ -8,7 +8,7 @@
 # about the clock and the disk, and bad input.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 21
+tap_plan 34
 
 # A figure from a RESULT line, checked against [LO, HI].
 in_range() {	# in_range VALUE LO HI NAME
@@ -61,7 +61,7 @@ in_range "$(python3 -c "print($secs1 / 2000 * 1000)")" 11 16 \
 in_range "$(python3 -c "print($iops32 / $iops1)")" 1.5 100 "NCQ at qd=32 raises IOPS, x"
 tap_is "$clock" virtual "results name the virtual clock"
 tap_is "$kind" modelled "results name the disk as modelled"
-tap_grep '^diskmodel:   seek_average +8\.5 ms +\[T7K250b\]' "$QOUT" "diskmodel prints each parameter with its source"
+tap_grep '^diskmodel: seek_average +8\.5 ms \[T7K250b\]' "$QOUT" "diskmodel prints each parameter with its source"
 tap_grep '^diskmodel: derived: 108000 cylinders x 3 heads' "$QOUT" "diskmodel prints the derived geometry"
 tap_grep '^sda: modelled \(hitachi-t7k250\): [0-9]+ commands: .* misses \([0-9]+ seeks\), [1-9][0-9]* NCQ reorders' \
 	"$QOUT" "the model's counters: hits, misses, seeks and NCQ reorders"
@@ -92,6 +92,45 @@ qemu --disk "$IMG" --disk-model none --timeout 120 -- "run=cat /big.bin;diskstat
 tap_is "$(result_field "$QOUT" cat disk_kind)/$(result_field "$QOUT" cat clock)" emulated/real \
 	"--disk-model none: the emulated disk, the real clock"
 tap_nogrep '^diskmodel:' "$QOUT" "--disk-model none: no model parameters printed"
+
+# The buffer's mechanisms switched at run time (one boot compares configurations).
+qemu --disk "$IMG" --timeout 120 -- "run=diskmodel set=segments=10,lookbehind=0,zero_latency=1;cat /big.bin"
+tap_is "$QSTATUS" 0 "diskmodel set=: the run succeeds"
+tap_is "$(result_field "$QOUT" diskmodel segments)/$(result_field "$QOUT" diskmodel lookbehind)/$(result_field "$QOUT" diskmodel zero_latency)" \
+	10/False/True "diskmodel set=: the model is rebuilt with the new values"
+tap_grep '^diskmodel: segments +10 segments set by the diskmodel command \(the table says 7\)' "$QOUT" \
+	"diskmodel set=: the table says what was set and what the source said"
+qemu --disk "$IMG" --timeout 60 -- "run=diskmodel set=segments=99;diskmodel set=segmentz=3"
+tap_is "$QSTATUS" 1 "diskmodel set=segments=99: exit 1"
+tap_grep '^error: diskmodel: segments=99 is out of range: segments \(segments, 1\.\.64, whole' "$QOUT" \
+	"diskmodel set=segments=99: the error names the key and its range"
+tap_grep "^error: diskmodel: hitachi-t7k250: no scalar parameter 'segmentz' to set" "$QOUT" \
+	"diskmodel set=segmentz=3: the error names the unknown key"
+
+# A model from a parameter file: the built-in table as diskmodel prints it,
+# read back through fw_cfg, times the disk exactly as the built-in model.
+qemu --disk "$IMG" --timeout 60 -- "run=diskmodel;cat /big.bin"
+sed -n 's/^diskmodel: //p' "$QOUT" | sed -n '/^name /,/^derived/p' | grep -v '^derived' >"$TAP_TMP/t7k.params"
+grep '^RESULT {"cmd":"cat"' "$QOUT" >"$TAP_TMP/builtin.res"
+qemu --disk "$IMG" --disk-model "$TAP_TMP/t7k.params" --timeout 60 -- "run=diskmodel;cat /big.bin"
+tap_is "$QSTATUS" 0 "--disk-model FILE: the run succeeds"
+grep '^RESULT {"cmd":"cat"' "$QOUT" >"$TAP_TMP/file.res"
+if [ -s "$TAP_TMP/file.res" ] && cmp -s "$TAP_TMP/builtin.res" "$TAP_TMP/file.res"; then
+	tap_ok "--disk-model FILE with the built-in table: the same RESULT as the built-in model"
+else
+	tap_not_ok "--disk-model FILE with the built-in table: the same RESULT as the built-in model"
+fi
+tap_grep '^diskmodel: seek_average +8\.5 ms \[T7K250b\]' "$QOUT" "--disk-model FILE: diskmodel prints the file's table"
+# A bad file stops the boot before anything runs, naming its line.
+sed 's/^rpm .*/rpm 72000 rev\/min/' "$TAP_TMP/t7k.params" >"$TAP_TMP/bad.params"
+qemu --disk "$IMG" --disk-model "$TAP_TMP/bad.params" --timeout 60 -- "run=lsblk"
+tap_is "$QSTATUS" 1 "a bad parameter file: exit 1"
+tap_grep "^error: diskmodel: the parameter file: line 4: rpm 72000 is out of range: rpm \(rev/min, 1000\.\.30000" \
+	"$QOUT" "a bad parameter file: the error names the line and what the key accepts"
+tap_nogrep '^RESULT \{"cmd":"lsblk"' "$QOUT" "a bad parameter file: nothing runs"
+qemu --disk "$IMG" --timeout 60 -- disk_model=file run=lsblk
+tap_grep "^error: diskmodel: disk_model=file, but no parameter file was given" "$QOUT" \
+	"disk_model=file without a file: the error says what is missing"
 
 # Bad input: an unknown drive, and an image larger than the drive.
 qemu --disk "$IMG" --timeout 60 -- disk_model=hitachi-9k999 run=lsblk
