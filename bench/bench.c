@@ -360,9 +360,10 @@ enum { CHECK_OTHER, CHECK_ZERO, CHECK_PATTERN };
 
 static void check_data(struct bench *b, struct file *f, const void *buf, size_t n, loff_t pos)
 {
-	if (!b->verify)
-		return;
-	/* the name decides the check: look at it once per file, not once per read */
+	/*
+	 * The name decides the check: look at it once per file, not once per read.
+	 * Also with verify=0, so that bench_close() (timed) finds the same state.
+	 */
 	if (b->check_file != f) {
 		b->check_file = f;
 		b->check_kind = zero_file(f->f_path)	  ? CHECK_ZERO
@@ -370,6 +371,8 @@ static void check_data(struct bench *b, struct file *f, const void *buf, size_t 
 							  : CHECK_OTHER;
 		b->check_seed = pattern_seed(f->f_path);
 	}
+	if (!b->verify)
+		return;
 	if (b->check_kind == CHECK_ZERO) {
 		/* a sparse file: every byte reads as zero */
 		const uint8_t *p = buf;
