@@ -308,6 +308,19 @@ void bench_drop_caches(void)
 	drop_pagecache();
 }
 
+int bench_cold_start(void)
+{
+	int err = 0;
+
+	drop_pagecache();
+	for (int i = 0; i < blk_disk_count(); i++) {
+		int e = blk_make_cold(blk_get_disk(i));
+
+		err = err ? err : e;
+	}
+	return err;
+}
+
 void bench_exact_cpu(bool on)
 {
 	ra_decision_timing = !on;
@@ -510,10 +523,11 @@ static void print_settings(const struct bench *b, const struct file *f)
 			      : b->bdev		    ? b->bdev->bdi.ra_pages
 						    : ra_default_pages;
 
-	printf("bench: %s %s: ra=%s ra_kb=%lu%s%s%s verify=%d%s%s%s%s\n", b->w->name, b->test,
-	       b->ra->name, pages * PAGE_SIZE / 1024, b->ra_async ? "" : " ra_async=0",
+	printf("bench: %s %s: ra=%s ra_kb=%lu%s%s%s verify=%d disk=%s%s%s%s%s\n", b->w->name,
+	       b->test, b->ra->name, pages * PAGE_SIZE / 1024, b->ra_async ? "" : " ra_async=0",
 	       b->advice != FADV_NORMAL ? " advice=" : "",
 	       b->advice != FADV_NORMAL ? ra_fadvise_names[b->advice] : "", b->verify,
+	       b->cold ? "cold" : "warm",
 	       f && f->f_path ? " file=" : "", f && f->f_path ? f->f_path : "",
 	       b->suite ? " suite=" : "", b->suite ? b->suite : "");
 }
@@ -540,6 +554,7 @@ void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64
 	b->bdev = f && f->f_inode->i_sb ? f->f_inode->i_sb->s_bdev
 		  : vfs_root		? vfs_root->s_bdev
 					: NULL;
+	b->cold = blk_run_start(b->bdev);
 	b->global0 = ra_global_stats;
 	if (b->bdev)
 		b->disk0 = b->bdev->stats;
@@ -639,12 +654,13 @@ int bench_phase_end(struct bench *b)
 	b->mbps = (double)b->bytes / 1e6 / secs;
 	b->stall_frac = (double)ra.stall_ns / (double)ns;
 	printf("bench: %s %s: %llu KiB in %.3f s: %.0f KB/s (%.2f MB/s), %llu calls, p50 %llu us "
-	       "p99 %llu us; disk %llu reads, avg %.1f KiB, %llu buffer hits; ra %s %lu calls, "
+	       "p99 %llu us; %s disk: %llu reads, avg %.1f KiB, %llu buffer hits; ra %s %lu calls, "
 	       "%lu windows, %lu pages (%lu used, %lu thrashed); stall %.3f s; %s\n",
 	       b->w->name, b->test, (unsigned long long)(b->bytes >> 10), secs,
 	       (double)b->bytes / 1024 / secs, b->mbps, (unsigned long long)b->lat.count,
 	       (unsigned long long)(lat_percentile(&b->lat, 50) / 1000),
-	       (unsigned long long)(lat_percentile(&b->lat, 99) / 1000), (unsigned long long)reads,
+	       (unsigned long long)(lat_percentile(&b->lat, 99) / 1000), b->cold ? "cold" : "warm",
+	       (unsigned long long)reads,
 	       reads ? (double)sectors / 2.0 / (double)reads : 0.0,
 	       (unsigned long long)(m1[4] - b->model0[4]), b->ra->name, ra_stats_calls(&ra),
 	       ra.windows, ra.pages, ra.hit_pages, ra.thrashed_pages, (double)ra.stall_ns / 1e9,
@@ -698,6 +714,7 @@ int bench_phase_end(struct bench *b)
 	}
 	result_str(&r, "clock", ktime_clock_name());
 	result_str(&r, "disk", b->bdev ? blk_disk_kind(b->bdev) : "none");
+	result_bool(&r, "cold", b->cold);
 	result_bool(&r, "verified", verified);
 	result_double(&r, "harness_secs", (double)b->harness_ns / 1e9, 6);
 	if (!verified && b->crc_valid && b->bytes && b->verify) {

@@ -78,6 +78,7 @@ struct bench {
 	bool ra_pages_given;
 	bool ra_async;
 	bool verify;
+	bool cold; /* the phase began on a disk made cold (drop_caches disk=cold) */
 	enum ra_fadvise advice; /* advice=: fadvise()d on every file the run opens */
 	const char *suite; /* set when run by a suite */
 
@@ -173,6 +174,11 @@ loff_t bench_size(struct file *f);
 void bench_exact_cpu(bool on);
 /* echo 3 > /proc/sys/vm/drop_caches: evict every clean, unused page. */
 void bench_drop_caches(void);
+/*
+ * Before each run of a suite: the page cache dropped and every disk made
+ * cold (drop_caches disk=cold), so each algorithm starts from the same disk.
+ */
+int bench_cold_start(void);
 /* Spin for @ns of compute, on the run's clock (virtual under QEMU -icount). */
 void bench_think(uint64_t ns);
 /* A kmalloc'd read buffer, or NULL after bench_no_memory(). */

@@ -49,6 +49,7 @@ static void measure_start(struct ra_measure *m, struct file *f)
 	m->bdev = sb ? sb->s_bdev : NULL;
 	if (m->bdev)
 		m->before = m->bdev->stats;
+	blk_run_start(m->bdev);
 	m->hits0 = blk_model_buffer_hits(m->bdev);
 	m->t0 = ktime_ns();
 }
@@ -73,6 +74,8 @@ static void measure_result(struct result *r, const struct ra_measure *m, const c
 	result_str(r, "crc32", crcs);
 	result_u64(r, "disk_reads", reads);
 	result_double(r, "avg_req_kb", reads ? (double)sectors / 2.0 / (double)reads : 0.0, 1);
+	if (m->bdev && m->bdev->dmodel)
+		result_u64(r, "dm_buffer_hits", blk_model_buffer_hits(m->bdev) - m->hits0);
 	result_timing(r, m->bdev);
 }
 
@@ -110,11 +113,13 @@ static void print_summary(const char *cmd, struct file *f, const struct ra_measu
 	struct ra_stats st;
 
 	ra_file_stats(&f->f_ra, &st);
-	printf("%s: %s: %llu bytes, crc32 %08x; %llu disk reads, %llu buffer hits; readahead %s: "
+	printf("%s: %s: %llu bytes, crc32 %08x; %llu disk reads, %llu buffer hits (%s disk); "
+	       "readahead %s: "
 	       "%lu calls, %lu windows, %lu pages, %lu used, %lu thrashed, %lu sync + %lu async "
 	       "I/Os\n",
 	       cmd, f->f_path, (unsigned long long)bytes, crc, (unsigned long long)reads,
-	       (unsigned long long)(blk_model_buffer_hits(m->bdev) - m->hits0), f->f_ra.algo->name,
+	       (unsigned long long)(blk_model_buffer_hits(m->bdev) - m->hits0),
+	       m->bdev && m->bdev->run_cold ? "cold" : "warm", f->f_ra.algo->name,
 	       ra_stats_calls(&st), st.windows, st.pages, st.hit_pages, st.thrashed_pages,
 	       st.sync_ios, st.async_ios);
 }
@@ -677,6 +682,7 @@ static int cmd_cat(int argc, char **argv)
 	seed = pattern_seed(path);
 	bdev = f->f_inode->i_sb->s_bdev;
 	before = bdev->stats;
+	blk_run_start(bdev);
 	hits0 = blk_model_buffer_hits(bdev);
 	t0 = ktime_ns();
 	while ((n = vfs_read(f, buf, bs)) > 0) {
@@ -713,12 +719,14 @@ static int cmd_cat(int argc, char **argv)
 
 		ra_file_stats(&f->f_ra, &st);
 		printf("cat: %s: %llu bytes in %.3f s (%.2f MB/s), %s, %llu disk reads, "
-		       "average %.1f KiB, %llu buffer hits; readahead %s: %lu calls, %lu windows\n",
+		       "average %.1f KiB, %llu buffer hits (%s disk); readahead %s: %lu calls, "
+		       "%lu windows\n",
 		       path, (unsigned long long)bytes, secs,
 		       secs > 0 ? (double)bytes / 1e6 / secs : 0.0, check,
 		       (unsigned long long)reads,
 		       reads ? (double)sectors * SECTOR_SIZE / 1024 / (double)reads : 0.0,
-		       (unsigned long long)(blk_model_buffer_hits(bdev) - hits0), f->f_ra.algo->name,
+		       (unsigned long long)(blk_model_buffer_hits(bdev) - hits0),
+		       bdev->run_cold ? "cold" : "warm", f->f_ra.algo->name,
 		       ra_stats_calls(&st), st.windows);
 	}
 	result_begin(&r, "cat");
@@ -736,6 +744,8 @@ static int cmd_cat(int argc, char **argv)
 	result_u64(&r, "disk_reads", reads);
 	result_double(&r, "avg_req_kb",
 		      reads ? (double)sectors * SECTOR_SIZE / 1024 / (double)reads : 0.0, 1);
+	if (bdev->dmodel)
+		result_u64(&r, "dm_buffer_hits", blk_model_buffer_hits(bdev) - hits0);
 	ra_result_keys(&r, f);
 	result_timing(&r, bdev);
 	result_end(&r);

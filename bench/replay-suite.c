@@ -224,7 +224,11 @@ int bench_replay_suite(int argc, char **argv)
 			snprintf(raarg, sizeof(raarg), "ra=%s", algos[a]);
 			snprintf(targ, sizeof(targ), "timing=%s", timing);
 			snprintf(farg, sizeof(farg), "files=%s", files);
-			drop_pagecache();
+			if (bench_cold_start()) {
+				failed++;
+				r->ok = false;
+				continue;
+			}
 			printf("bench: suite replay: replay %s %s %s %s\n", logarg, raarg, targ,
 			       farg);
 			cur_row = r;

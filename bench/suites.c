@@ -6,8 +6,9 @@
  *
  * A suite is a list of workload command lines. Each runs with every
  * algorithm (default ra=legacy,ondemand: 2.6.20's first, as the seeds'
- * tables), the page cache dropped before each run unless the workload runs
- * warm; then the suite's table: one row per test, one column per
+ * tables), the page cache dropped and the disks made cold (drop_caches
+ * disk=cold: the drive's buffer, look-ahead and heads as at power-on)
+ * before each run unless the workload runs warm; then the suite's table: one row per test, one column per
  * algorithm, and the gain of the last column over the first, in the seeds'
  * format (with more than two algorithms, each column's change against the
  * first; ra=all runs every algorithm that reads ahead). Rows are KB/s for iozone (higher is better), seconds for
@@ -370,8 +371,8 @@ static int run_line(const char *line, const struct ra_algorithm *ra, const char 
 	}
 	if (strstr(line, "ra_async=0") && !(ra->flags & RA_ALGO_LOOKAHEAD))
 		return 0; /* on-demand's look-ahead switched off: no column for the others */
-	if (!w->warm)
-		drop_pagecache();
+	if (!w->warm && bench_cold_start())
+		return -EIO;
 	printf("bench: suite %s: %s\n", suite, shown);
 	suite_col = col;
 	ret = bench_run_argv(w, n - 1, words + 1, suite);

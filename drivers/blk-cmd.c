@@ -679,6 +679,7 @@ static int cmd_rawread(int argc, char **argv)
 		goto out;
 	}
 
+	blk_run_start(bdev);
 	t0 = ktime_ns();
 	while (completed < count) {
 		struct io_slot *s;

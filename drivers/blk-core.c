@@ -918,8 +918,10 @@ const char *blk_disk_kind(const struct block_device *bdev)
 void result_timing(struct result *r, const struct block_device *bdev)
 {
 	result_str(r, "clock", ktime_clock_name());
-	if (bdev)
+	if (bdev) {
 		result_str(r, "disk_kind", blk_disk_kind(bdev));
+		result_bool(r, "cold", bdev->run_cold);
+	}
 }
 
 uint64_t blk_model_buffer_hits(const struct block_device *bdev)

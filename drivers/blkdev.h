@@ -124,13 +124,39 @@ struct block_device {
 	 */
 	struct disk_model *dmodel;
 	uint64_t model_late, model_late_tsc;
+	/*
+	 * cold: made cold (drop_caches disk=cold) since the last run on it
+	 * began; run_cold: whether the latest run began so (blk_run_start()).
+	 */
+	bool cold, run_cold;
 };
+
+/*
+ * A run (a bench phase, cat, rawread...) begins on @bdev: returns whether the
+ * disk was made cold since the last run began, and remembers it for the
+ * run's RESULT line (result_timing()'s "cold").
+ */
+static inline bool blk_run_start(struct block_device *bdev)
+{
+	if (!bdev)
+		return false;
+	bdev->run_cold = bdev->cold;
+	bdev->cold = false;
+	return bdev->run_cold;
+}
+
+/*
+ * Make @bdev cold (drivers/blk-cold.c): a modelled disk as at power-on, a
+ * real one by reading its far end. 0, or an error already printed.
+ */
+int blk_make_cold(struct block_device *bdev);
 
 struct result;
 struct json_buf;
 /*
- * Add "clock" (virtual or real) and "disk_kind" (modelled, emulated or real)
- * to a RESULT line about I/O on @bdev (NULL: the clock only).
+ * Add "clock" (virtual or real), "disk_kind" (modelled, emulated or real) and
+ * "cold" (the run began on a disk made cold) to a RESULT line about I/O on
+ * @bdev (NULL: the clock only).
  */
 void result_timing(struct result *r, const struct block_device *bdev);
 /* The disk model's counters of @b as a JSON object, or null (drivers/blk-cmd.c). */

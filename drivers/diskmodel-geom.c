@@ -95,7 +95,7 @@ double dm_angle_of(const struct disk_model *m, uint64_t lba)
 
 double dm_phase_at(const struct disk_model *m, double t)
 {
-	double p = t / m->g.rev_ns;
+	double p = (t - m->phase0) / m->g.rev_ns;
 
 	return p - floor(p);
 }

@@ -72,6 +72,12 @@ struct disk_model {
 	struct dm_lookahead la;
 	struct dm_segment seg[DM_MAX_SEGMENTS];
 	uint64_t seg_clock;
+	/*
+	 * The time at which the platters' phase was 0: 0 from power-on, the
+	 * time of the last dm_cool() after that, so a cold disk starts each run
+	 * with the same rotational position.
+	 */
+	double phase0;
 
 	struct dm_stats st;
 };

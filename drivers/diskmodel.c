@@ -650,6 +650,25 @@ void dm_abort_all(struct disk_model *m, uint64_t now)
 		m->seg[i].start = m->seg[i].end = 0;
 }
 
+int dm_cool(struct disk_model *m, uint64_t now)
+{
+	if (dm_queued(m))
+		return -EBUSY;
+	if (now < m->last_now)
+		return -EINVAL;
+	/* everything a fresh model starts with, @now ns later; the counters stay */
+	memset(m->cmds, 0, sizeof(m->cmds));
+	m->order = 0;
+	m->head_track = 0;
+	m->head_free = m->bus_free = (double)now;
+	m->last_now = now;
+	memset(&m->la, 0, sizeof(m->la));
+	memset(m->seg, 0, sizeof(m->seg));
+	m->seg_clock = 0;
+	m->phase0 = (double)now;
+	return 0;
+}
+
 unsigned int dm_queued(const struct disk_model *m)
 {
 	return (unsigned int)__builtin_popcount(m->queued | m->inflight | m->finished);

@@ -109,6 +109,14 @@ uint64_t dm_next_event(struct disk_model *m);
 int dm_reap(struct disk_model *m, uint64_t now, struct dm_completion *c);
 /* Forget every queued command (the host reset the device); the buffer is emptied. */
 void dm_abort_all(struct disk_model *m, uint64_t now);
+/*
+ * Make the drive cold at @now, as at power-on: the buffer's segments empty,
+ * no look-ahead, the heads parked on cylinder 0 and the platters' phase 0
+ * at @now, so the same commands at the same times after @now complete at
+ * the same times every time. The counters are kept. -EBUSY while a command
+ * is queued or not yet reaped, -EINVAL for a time before one already given.
+ */
+int dm_cool(struct disk_model *m, uint64_t now);
 /* Commands queued or in service, not yet reaped. */
 unsigned int dm_queued(const struct disk_model *m);
 

@@ -9,7 +9,7 @@
  *				read; bytes, time, MB/s, crc32 and the disk's
  *				request count and average size while it ran
  *
- * drop_caches is mm's (mm/mmcmd.c). MB/s are 10^6 bytes per second, as
+ * drop_caches is drivers/blk-cold.c's. MB/s are 10^6 bytes per second, as
  * rawread prints them.
  */
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /*
- * Shell commands of the mm layer (kernel only):
+ * Shell commands of the mm layer (kernel only; drop_caches is drivers/blk-cold.c's,
+ * as it can make the disks cold too):
  *
  *	meminfo                 memory statistics, as /proc/meminfo, and a RESULT line
- *	drop_caches             evict every clean unused page-cache page
  *	mmbench [pages=N] [iters=N] [lookups=N]
  *	                        ns per page alloc/free, kmalloc and page-cache lookup
  *	                        at 1 Ki cached pages and at pages=N (default: as many
@@ -68,26 +68,6 @@ static int cmd_meminfo(int argc, char **argv)
 	return 0;
 }
 KCMD(meminfo, cmd_meminfo, "meminfo", "memory statistics (total, free, cache, LRU, reclaim)");
-
-static int cmd_drop_caches(int argc, char **argv)
-{
-	struct result r;
-	unsigned long n;
-
-	if (kcmd_args(argc, argv, NULL, 0, NULL, NULL))
-		return -EINVAL;
-	if (!mm_ready()) {
-		pr_err("drop_caches: physical memory is not set up\n");
-		return -ENODEV;
-	}
-	n = drop_pagecache();
-	printf("drop_caches: dropped %lu pages (%llu kB)\n", n, (unsigned long long)KB(n));
-	result_begin(&r, "drop_caches");
-	result_u64(&r, "dropped_pages", n);
-	result_end(&r);
-	return 0;
-}
-KCMD(drop_caches, cmd_drop_caches, "drop_caches", "evict every clean, unused page-cache page");
 
 static void print_lookup(const struct mm_bench_lookup *b)
 {

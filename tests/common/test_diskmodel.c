@@ -716,6 +716,70 @@ static void test_dm_deterministic(struct ktest *t)
 	KT_EXPECT_EQ(t, sig[0], sig[1]);
 }
 
+/*
+ * A drive made cold (dm_cool) at T answers the same commands T later exactly
+ * as a drive just powered on: after any history, the buffer, the look-ahead,
+ * the head and the platters' phase are all reset.
+ */
+static uint64_t cold_sequence(struct disk_model *m, uint64_t base)
+{
+	static const struct {
+		uint64_t lba;
+		uint32_t n;
+	} reqs[] = {{1000, 128}, {1128, 128}, {50000000, 8}, {1256, 256}, {900, 64}, {1512, 128}};
+	struct dm_completion c;
+	uint64_t now = base, sig = 0;
+
+	for (int i = 0; i < (int)ARRAY_SIZE(reqs); i++) {
+		now = one(m, i, reqs[i].lba, reqs[i].n, now, &c);
+		if (!now)
+			return 0;
+		sig = sig * 1000003 + (c.done_ns - base) * 2 + c.buffer_hit;
+		now += 20000; /* 20 us of think time */
+	}
+	return sig;
+}
+
+static void test_dm_cool(struct ktest *t)
+{
+	struct disk_model *fresh = dm_create(MODEL, 0), *used = dm_create(MODEL, 0);
+	uint64_t now = 7, want, warm, cold;
+	const struct dm_stats *st;
+	uint64_t hits;
+
+	KT_ASSERT_TRUE(t, fresh && used);
+	want = cold_sequence(fresh, 0);
+	KT_EXPECT_NE(t, want, 0);
+	/* a history: reads here and there, the last ones the same sequence's, so it is warm */
+	rng_state = 99;
+	for (int i = 0; i < 200; i++)
+		now = one(used, i % 8, rng() % 200000000, 1 + (uint32_t)(rng() % 256), now, NULL) +
+		      rng() % 3000000;
+	KT_ASSERT_TRUE(t, now != 0);
+	warm = cold_sequence(used, now);
+	st = dm_stats(used);
+	hits = st->buffer_hits;
+	now += 1234567891;
+	warm = warm == cold_sequence(used, now) ? warm : 0;
+	KT_EXPECT_NE(t, dm_stats(used)->buffer_hits, hits); /* warm: the second pass hit */
+	KT_EXPECT_NE(t, warm, want);
+	now += 98765432101ULL;
+	KT_EXPECT_EQ(t, dm_cool(used, now), 0);
+	cold = cold_sequence(used, now);
+	KT_EXPECT_EQ(t, cold, want);
+	/* twice in a row, and at another time: the same */
+	now += 31415926535ULL;
+	KT_EXPECT_EQ(t, dm_cool(used, now), 0);
+	KT_EXPECT_EQ(t, cold_sequence(used, now), want);
+	/* not with a command outstanding, not back in time */
+	KT_EXPECT_EQ(t, dm_submit(used, 3, DM_READ, 0, 8, now + 1000000000), 0);
+	KT_EXPECT_EQ(t, dm_cool(used, now + 1000000000), -EBUSY);
+	dm_abort_all(used, now + 1000000000);
+	KT_EXPECT_EQ(t, dm_cool(used, now), -EINVAL);
+	dm_destroy(fresh);
+	dm_destroy(used);
+}
+
 static void test_dm_bad_input(struct ktest *t)
 {
 	struct disk_model *m = dm_create(MODEL, 0);
@@ -746,4 +810,5 @@ KTEST_SUITE(diskmodel, mm_suite_ready, KTEST_CASE(test_dm_consistency_seek),
 	    KTEST_CASE(test_dm_ncq), KTEST_CASE(test_dm_aging), KTEST_CASE(test_dm_min_readahead),
 	    KTEST_CASE(test_dm_lookbehind), KTEST_CASE(test_dm_lookbehind_limits),
 	    KTEST_CASE(test_dm_zero_latency), KTEST_CASE(test_dm_deterministic),
+	    KTEST_CASE(test_dm_cool),
 	    KTEST_CASE(test_dm_bad_input));

@@ -58,7 +58,7 @@ if grep -q "unknown command 'cat'" "$out1"; then
 	exit 0
 fi
 tap_is "$st1" 0 "cat with each algorithm: exit 0"
-tap_grep '^cat: /big.bin: .* buffer hits; readahead legacy: [0-9]+ calls, [0-9]+ windows$' "$out1" \
+tap_grep '^cat: /big.bin: .* buffer hits \((cold|warm) disk\); readahead legacy: [0-9]+ calls, [0-9]+ windows$' "$out1" \
 	"cat's line has the buffer hits, readahead calls and windows"
 for n in 1 2 3; do
 	ra=$(rf "$out1" cat $n ra)

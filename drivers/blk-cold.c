@@ -1,0 +1,196 @@
+/*
+ * A cold start for a comparison: the page cache dropped and, on request,
+ * the disk made cold too (kernel only).
+ *
+ *	drop_caches [disk=cold|warm]
+ *
+ * Linux's "echo 3 > /proc/sys/vm/drop_caches" empties the page cache and
+ * leaves the drive alone: its buffer still holds what the last run read,
+ * its look-ahead may still be filling it and the heads are where that run
+ * left them. Two runs compared after it do not start equal; the second of
+ * two identical cats hits the buffer the first one filled. disk=cold makes
+ * every disk cold as well:
+ *
+ *   - a modelled disk (disk_model=) is reset as at power-on (dm_cool()): the
+ *     buffer's segments empty, the look-ahead stopped, the heads parked on
+ *     cylinder 0 and the platters' phase 0 at that instant, so the same
+ *     commands afterwards take the same time, every time;
+ *   - a real or QEMU-emulated disk cannot be told to forget; it is read for
+ *     COLD_FLUSH_BYTES from its far end (the file systems here start at
+ *     the front), four times the seeds' drive's 8 MB buffer, so whatever the
+ *     buffer held is replaced by data no benchmark reads. The heads end at
+ *     the far end; the platters' phase is whatever it is. That is what is
+ *     done, and the command says so.
+ *
+ * Each disk remembers that it was made cold until the next run on it begins
+ * (blk_run_start(): a bench phase, cat, mmapcat, splicecat, rawread), and
+ * that run's RESULT line says "cold":true.
+ */
+#include <stdio.h>
+
+#include "drivers/blkdev.h"
+#include "drivers/diskmodel.h"
+#include "kernel/cmd.h"
+#include "kernel/irq.h"
+#include "kernel/log.h"
+#include "kernel/result.h"
+#include "kernel/time.h"
+#include "mm/mm.h"
+#include "mm/pagemap.h"
+
+#define COLD_FLUSH_BYTES (32u << 20)
+#define COLD_CHUNK_PAGES 64 /* 256 KiB a read */
+/* Requests still in flight finish long before this (the driver's own timeouts are shorter). */
+#define COLD_IDLE_NS	 (60 * NSEC_PER_SEC)
+
+/* Wait for @bdev's requests in flight (an async readahead window, say) to finish. */
+static int wait_idle(struct block_device *bdev)
+{
+	uint64_t deadline = ktime_ns() + COLD_IDLE_NS;
+
+	while (bdev->stats.in_flight[0] + bdev->stats.in_flight[1]) {
+		if (ktime_ns() >= deadline) {
+			pr_err("drop_caches: %s: %u requests still in flight after %llu s; the "
+			       "disk "
+			       "was not made cold\n",
+			       bdev->name, bdev->stats.in_flight[0] + bdev->stats.in_flight[1],
+			       (unsigned long long)(COLD_IDLE_NS / NSEC_PER_SEC));
+			return -ETIMEDOUT;
+		}
+		sleep_ns(NSEC_PER_MSEC);
+	}
+	return 0;
+}
+
+/* Read [start, start + count) sectors of @bdev in COLD_CHUNK_PAGES pieces, the data discarded. */
+static int read_far_region(struct block_device *bdev, sector_t start, sector_t count)
+{
+	struct page *pages[COLD_CHUNK_PAGES] = {0};
+	const sector_t chunk = COLD_CHUNK_PAGES * (PAGE_SIZE / SECTOR_SIZE);
+	int err = 0;
+
+	for (int i = 0; i < COLD_CHUNK_PAGES; i++) {
+		pages[i] = alloc_page();
+		if (!pages[i]) {
+			pr_err("drop_caches: %s: no memory for %d pages to read the disk cold "
+			       "with\n",
+			       bdev->name, COLD_CHUNK_PAGES);
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	for (sector_t s = start; s < start + count && !err; s += chunk) {
+		sector_t n = min_t(sector_t, chunk, start + count - s);
+		struct bio *bio = bio_alloc(COLD_CHUNK_PAGES);
+
+		if (!bio) {
+			pr_err("drop_caches: %s: no memory for a bio\n", bdev->name);
+			err = -ENOMEM;
+			break;
+		}
+		bio->bi_sector = s;
+		bio->bi_op = REQ_OP_READ;
+		for (unsigned int i = 0; i * (PAGE_SIZE / SECTOR_SIZE) < n; i++) {
+			uint32_t len = (uint32_t)min_t(sector_t, PAGE_SIZE / SECTOR_SIZE,
+						       n - i * (PAGE_SIZE / SECTOR_SIZE)) *
+				       SECTOR_SIZE;
+
+			bio_add_page(bio, pages[i], len, 0);
+		}
+		err = submit_bio_wait(bdev, bio);
+		if (err)
+			pr_err("drop_caches: %s: read error at sector %llu (%d); the disk was not "
+			       "made cold\n",
+			       bdev->name, (unsigned long long)s, err);
+		bio_put(bio);
+	}
+out:
+	for (int i = 0; i < COLD_CHUNK_PAGES; i++)
+		if (pages[i])
+			free_pages(pages[i], 0);
+	return err;
+}
+
+int blk_make_cold(struct block_device *bdev)
+{
+	int err = wait_idle(bdev);
+
+	if (err)
+		return err;
+	if (bdev->dmodel) {
+		unsigned long flags = local_irq_save();
+
+		err = dm_cool(bdev->dmodel, ktime_ns());
+		local_irq_restore(flags);
+		if (err) {
+			pr_err("drop_caches: %s: the disk model is busy (%u commands); the disk "
+			       "was "
+			       "not made cold\n",
+			       bdev->name, dm_queued(bdev->dmodel));
+			return err;
+		}
+		printf("drop_caches: %s: modelled disk made cold: buffer empty, look-ahead "
+		       "stopped, heads on cylinder 0, phase 0\n",
+		       bdev->name);
+	} else {
+		/* whole logical sectors; a disk smaller than twice the region is read whole */
+		sector_t align = max_t(sector_t, bdev->logical_sector_size / SECTOR_SIZE, 1);
+		sector_t count = min_t(sector_t, COLD_FLUSH_BYTES / SECTOR_SIZE, bdev->nr_sectors);
+		sector_t start = (bdev->nr_sectors - count) / align * align;
+
+		count = (bdev->nr_sectors - start) / align * align;
+		if (bdev->nr_sectors < 2 * (COLD_FLUSH_BYTES / SECTOR_SIZE))
+			start = 0, count = bdev->nr_sectors / align * align;
+		err = read_far_region(bdev, start, count);
+		if (err)
+			return err;
+		printf("drop_caches: %s: %s disk read cold: %llu KiB from sector %llu on (its far "
+		       "end), to replace what its buffer held; the heads stay there\n",
+		       bdev->name, blk_disk_kind(bdev), (unsigned long long)(count / 2),
+		       (unsigned long long)start);
+	}
+	bdev->cold = true;
+	return 0;
+}
+
+static int cmd_drop_caches(int argc, char **argv)
+{
+	static const char *const how[] = {"warm", "cold", NULL};
+	static const struct kv_spec specs[] = {
+		{"disk", KV_ENUM, how,
+		 "cold: make every disk cold too (its buffer, look-ahead, heads); default warm, as "
+		 "Linux's drop_caches"},
+	};
+	struct kv_value v[ARRAY_SIZE(specs)];
+	struct result r;
+	unsigned long n;
+	bool cold;
+	int err = 0, disks = 0;
+
+	if (kcmd_args(argc, argv, specs, ARRAY_SIZE(specs), v, NULL))
+		return -EINVAL;
+	if (!mm_ready()) {
+		pr_err("drop_caches: physical memory is not set up\n");
+		return -ENODEV;
+	}
+	cold = v[0].present && v[0].u == 1;
+	n = drop_pagecache();
+	printf("drop_caches: dropped %lu pages (%llu kB)\n", n,
+	       (unsigned long long)n * (PAGE_SIZE / 1024));
+	/* last, so the next command starts as soon after the cooling as every time */
+	for (int i = 0; cold && i < blk_disk_count(); i++) {
+		int e = blk_make_cold(blk_get_disk(i));
+
+		err = err ? err : e;
+		disks += !e;
+	}
+	result_begin(&r, "drop_caches");
+	result_u64(&r, "dropped_pages", n);
+	result_bool(&r, "disk_cold", cold && !err);
+	if (cold)
+		result_u64(&r, "cold_disks", (uint64_t)disks);
+	result_end(&r);
+	return err;
+}
+KCMD(drop_caches, cmd_drop_caches, "drop_caches [disk=cold]",
+     "evict every clean, unused page-cache page; disk=cold: every disk's buffer too");
