@@ -11,11 +11,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
 tap_plan 7
 
-if ! tools/mkbench smoke >"$TAP_TMP/mkbench.log" 2>&1; then
-	sed 's/^/# /' "$TAP_TMP/mkbench.log"
-	echo "Bail out! tools/mkbench smoke failed"
-	exit 1
-fi
+need_bench_image smoke
 IMG=build/img/bench-smoke.img
 
 # The bench RESULT lines of a log without "verified".

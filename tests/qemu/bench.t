@@ -10,17 +10,9 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
 tap_plan 38
 
-if ! tools/mkbench smoke >"$TAP_TMP/mkbench.log" 2>&1; then
-	sed 's/^/# /' "$TAP_TMP/mkbench.log"
-	echo "Bail out! tools/mkbench smoke failed"
-	exit 1
-fi
+need_bench_image smoke
 IMG=build/img/bench-smoke.img
-if ! tools/mkbench streams-mini >"$TAP_TMP/mkbench-mini.log" 2>&1; then
-	sed 's/^/# /' "$TAP_TMP/mkbench-mini.log"
-	echo "Bail out! tools/mkbench streams-mini failed"
-	exit 1
-fi
+need_bench_image streams-mini
 
 qemu --mem 64M --disk "$IMG" --timeout 300 -- ra_kb=1024 "run=bench;bench suite=smoke;bench iozone i=read r=64k;bench pipeline think=30000 ra_async=0;bench pipeline think=30000"
 tap_is "$QSTATUS" 0 "bench suite=smoke runs and exits 0"

@@ -10,11 +10,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
 tap_plan 11
 
-if ! tools/mkbench smoke >"$TAP_TMP/mkbench.log" 2>&1; then
-	sed 's/^/# /' "$TAP_TMP/mkbench.log"
-	echo "Bail out! tools/mkbench smoke failed"
-	exit 1
-fi
+need_bench_image smoke
 IMG=build/img/bench-smoke.img
 CAT="cat /bench/big.pat"
 

@@ -86,3 +86,13 @@ with open(path, "rb") as f:
 print("%08x" % crc)
 PY
 }
+
+# Build the bench image of SUITE (tools/mkbench SUITE) or bail out of the script, its log
+# in the TAP output.
+need_bench_image() {	# need_bench_image SUITE
+	if ! tools/mkbench "$1" >"$TAP_TMP/mkbench-$1.log" 2>&1; then
+		sed 's/^/# /' "$TAP_TMP/mkbench-$1.log"
+		echo "Bail out! tools/mkbench $1 failed"
+		exit 1
+	fi
+}

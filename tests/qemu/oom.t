@@ -12,11 +12,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
 tap_plan 16
 
-if ! tools/mkbench smoke >"$TAP_TMP/mkbench.log" 2>&1; then
-	sed 's/^/# /' "$TAP_TMP/mkbench.log"
-	echo "Bail out! tools/mkbench smoke failed"
-	exit 1
-fi
+need_bench_image smoke
 IMG=build/img/bench-smoke.img
 
 qemu --mem 64M --disk "$IMG" --timeout 120 -- mem=16M "run=bench thrash streams=1024 rate=100K interval=1"
