@@ -10,7 +10,7 @@
  * model's counters when there is one, the clock and the disk. One human
  * line and one RESULT line whose keys scripts depend on:
  *	cmd workload test ra secs mbps kbps disk_reads avg_req_kb stall_secs
- *	clock disk verified harness_secs
+ *	clock disk cold verified harness_secs
  * The framework's own work per read (latency histogram, pattern check,
  * progress lines) is the harness, not the workload: under the virtual
  * clock it runs with the clock stopped (bench_harness_begin()).
