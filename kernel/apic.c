@@ -48,6 +48,7 @@ static struct {
 } vectors[256];
 
 void sched_tick(void);
+void sched_irq_enter(bool timer);
 
 static uint32_t lapic_read(uint32_t reg)
 {
@@ -103,6 +104,7 @@ void irq_dispatch(struct trap_frame *f)
 	int v = (int)f->vector;
 
 	irq_counts[v]++;
+	sched_irq_enter(v == VECTOR_TIMER);
 	if (v == VECTOR_SPURIOUS)
 		return;		/* no EOI for the spurious vector */
 	if (v == VECTOR_TIMER)

@@ -42,6 +42,8 @@ static struct thread *idle_thread;
 static LIST_HEAD(run_queue);
 static LIST_HEAD(timer_list);
 static uint64_t timer_armed = WAIT_FOREVER; /* deadline the APIC timer is set for */
+/* Under the virtual clock: the time the idle thread's HLT ends at if the timer ends it, or 0. */
+static uint64_t idle_wake_ns;
 
 void apic_timer_arm(uint64_t deadline_ns);
 
@@ -110,6 +112,25 @@ void sched_timer_rearm(void)
 
 	timer_rearm(true);
 	local_irq_restore(flags);
+}
+
+/*
+ * First thing on every interrupt, irqs off. Under the virtual clock QEMU
+ * skips an idle CPU's HLT by moving its instruction count on to the next
+ * timer expiry, but QEMU 7.2 computes that jump in its main loop from the
+ * count the vCPU thread last published. When the main loop gets there
+ * between the HLT and the vCPU thread's accounting of it, that count lacks
+ * the instructions run since the kernel last read the clock, and the timer
+ * comes as many nanoseconds late: how often depends on how the host
+ * schedules QEMU's threads. So when the timer ends the idle thread's HLT,
+ * the clock is set to the deadline the CPU slept until (or to when it went
+ * idle, if that was later), which depends on the kernel alone.
+ */
+void sched_irq_enter(bool timer)
+{
+	if (idle_wake_ns && timer)
+		ktime_idle_wake(idle_wake_ns);
+	idle_wake_ns = 0;	/* only the interrupt that ends the HLT */
 }
 
 void sched_tick(void)
@@ -272,10 +293,13 @@ static int idle_fn(void *arg)
 	(void)arg;
 	for (;;) {
 		local_irq_disable();
-		if (list_empty(&run_queue))
+		if (list_empty(&run_queue)) {
+			if (ktime_is_virtual() && timer_armed != WAIT_FOREVER)
+				idle_wake_ns = max(ktime_ns(), timer_armed);
 			__asm__ __volatile__("sti; hlt" ::: "memory");
-		else
+		} else {
 			schedule();
+		}
 	}
 	return 0;
 }

@@ -377,6 +377,17 @@ void ktime_stall_end(uint64_t begin, bool stop)
 	sched_timer_rearm();
 }
 
+void ktime_idle_wake(uint64_t ns)
+{
+	uint64_t ticks;
+
+	if (!clock_virtual || stall_depth || !ns_mult)
+		return;
+	/* in two parts, without overflow for years of clock */
+	ticks = ns / NSEC_PER_MSEC * tsc_khz + ns % NSEC_PER_MSEC * tsc_khz / NSEC_PER_MSEC;
+	tsc_base = rdtsc() - ticks;
+}
+
 void udelay(unsigned long us)
 {
 	uint64_t end;

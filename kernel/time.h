@@ -32,6 +32,12 @@ bool ktime_is_virtual(void);
  */
 uint64_t ktime_stall_begin(bool stop);
 void ktime_stall_end(uint64_t begin, bool stop);
+/*
+ * Under the virtual clock (outside stalls), make ktime_ns() read @ns now:
+ * an idle CPU's wake-up by its timer (kernel/sched.c, sched_irq_enter()).
+ * Does nothing on a real clock.
+ */
+void ktime_idle_wake(uint64_t ns);
 /* TSC frequency found by calibration, in kHz (0 on the host). */
 extern uint64_t tsc_khz;
 /* What calibrated it: "the PIT", "the ACPI PM timer (port 0x608, 24-bit)", ... */
