@@ -310,15 +310,8 @@ void bench_drop_caches(void)
 
 int bench_cold_start(void)
 {
-	int err = 0;
-
 	drop_pagecache();
-	for (int i = 0; i < blk_disk_count(); i++) {
-		int e = blk_make_cold(blk_get_disk(i));
-
-		err = err ? err : e;
-	}
-	return err;
+	return blk_make_cold_all(NULL);
 }
 
 void bench_exact_cpu(bool on)

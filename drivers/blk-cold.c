@@ -153,6 +153,21 @@ int blk_make_cold(struct block_device *bdev)
 	return 0;
 }
 
+int blk_make_cold_all(int *cooled)
+{
+	int err = 0, n = 0;
+
+	for (int i = 0; i < blk_disk_count(); i++) {
+		int e = blk_make_cold(blk_get_disk(i));
+
+		err = err ? err : e;
+		n += !e;
+	}
+	if (cooled)
+		*cooled = n;
+	return err;
+}
+
 static int cmd_drop_caches(int argc, char **argv)
 {
 	static const char *const how[] = {"warm", "cold", NULL};
@@ -178,12 +193,8 @@ static int cmd_drop_caches(int argc, char **argv)
 	printf("drop_caches: dropped %lu pages (%llu kB)\n", n,
 	       (unsigned long long)n * (PAGE_SIZE / 1024));
 	/* last, so the next command starts as soon after the cooling as every time */
-	for (int i = 0; cold && i < blk_disk_count(); i++) {
-		int e = blk_make_cold(blk_get_disk(i));
-
-		err = err ? err : e;
-		disks += !e;
-	}
+	if (cold)
+		err = blk_make_cold_all(&disks);
 	result_begin(&r, "drop_caches");
 	result_u64(&r, "dropped_pages", n);
 	result_bool(&r, "disk_cold", cold && !err);

@@ -150,6 +150,8 @@ static inline bool blk_run_start(struct block_device *bdev)
  * real one by reading its far end. 0, or an error already printed.
  */
 int blk_make_cold(struct block_device *bdev);
+/* Every disk: the first error, or 0; how many were made cold in *@cooled (if not NULL). */
+int blk_make_cold_all(int *cooled);
 
 struct result;
 struct json_buf;
