@@ -420,19 +420,15 @@ static void check_data(struct bench *b, struct file *f, const void *buf, size_t 
 void bench_harness_begin(struct bench *b, struct bench_harness *h)
 {
 	(void)b;
-	h->stop = ktime_is_virtual();
-	h->flags = h->stop ? local_irq_save() : 0;
+	ktime_hold_begin(&h->hold);
 	h->t0 = ktime_ns();
-	h->begin = ktime_stall_begin(h->stop);
 }
 
 void bench_harness_end(struct bench *b, struct bench_harness *h)
 {
-	if (!h->stop)
+	if (!h->hold.stop)
 		b->harness_ns += ktime_ns() - h->t0;
-	ktime_stall_end(h->begin, h->stop);
-	if (h->stop)
-		local_irq_restore(h->flags);
+	ktime_hold_end(&h->hold);
 }
 
 static void account_read(struct bench *b, uint64_t ns, ssize_t n)
@@ -516,11 +512,11 @@ static void print_settings(const struct bench *b, const struct file *f)
 			      : b->bdev		    ? b->bdev->bdi.ra_pages
 						    : ra_default_pages;
 
-	printf("bench: %s %s: ra=%s ra_kb=%lu%s%s%s verify=%d disk=%s%s%s%s%s\n", b->w->name,
-	       b->test, b->ra->name, pages * PAGE_SIZE / 1024, b->ra_async ? "" : " ra_async=0",
-	       b->advice != FADV_NORMAL ? " advice=" : "",
+	printf("bench: %s %s: ra=%s ra_kb=%lu%s%s%s verify=%d disk=%s cache_pages=%lu%s%s%s%s\n",
+	       b->w->name, b->test, b->ra->name, pages * PAGE_SIZE / 1024,
+	       b->ra_async ? "" : " ra_async=0", b->advice != FADV_NORMAL ? " advice=" : "",
 	       b->advice != FADV_NORMAL ? ra_fadvise_names[b->advice] : "", b->verify,
-	       b->cold ? "cold" : "warm",
+	       b->cold ? "cold" : "warm", cache_pool_pages(),
 	       f && f->f_path ? " file=" : "", f && f->f_path ? f->f_path : "",
 	       b->suite ? " suite=" : "", b->suite ? b->suite : "");
 }
@@ -708,6 +704,7 @@ int bench_phase_end(struct bench *b)
 	result_str(&r, "clock", ktime_clock_name());
 	result_str(&r, "disk", b->bdev ? blk_disk_kind(b->bdev) : "none");
 	result_bool(&r, "cold", b->cold);
+	result_u64(&r, "cache_pages", cache_pool_pages());
 	result_bool(&r, "verified", verified);
 	result_double(&r, "harness_secs", (double)b->harness_ns / 1e9, 6);
 	if (!verified && b->crc_valid && b->bytes && b->verify) {

@@ -33,6 +33,7 @@
 #include "kernel/kv.h"
 #include "kernel/result.h"
 #include "kernel/sched.h"
+#include "kernel/time.h"
 
 #define BENCH_MAX_PARAMS  12
 #define BENCH_LAT_BUCKETS 512 /* 8 per power of two of nanoseconds */
@@ -199,9 +200,8 @@ extern unsigned long bench_phase_calls;
  * same times. On a real clock it costs real time, summed in harness_secs.
  */
 struct bench_harness {
-	unsigned long flags;
-	uint64_t begin, t0;
-	bool stop;
+	struct ktime_hold hold;
+	uint64_t t0;
 };
 void bench_harness_begin(struct bench *b, struct bench_harness *h);
 void bench_harness_end(struct bench *b, struct bench_harness *h);

@@ -27,6 +27,8 @@
 #include "mm/mm.h"
 
 KPARAM(mem, KV_SIZE, NULL, "use only RAM below this physical address, as Linux's mem=");
+KPARAM(pagecache, KV_SIZE, NULL,
+       "the page cache's size (default: from RAM or mem=, the kernel's allowance taken off)");
 KPARAM(run, KV_STRING, NULL, "commands to run, separated by ';' (default: selftest)");
 
 extern char _kernel_start[], _kernel_end[];
@@ -61,6 +63,60 @@ void init_fail(const char *what)
 }
 
 /*
+ * The page cache's pool (mm/cache-pool.c): its size is a function of the
+ * run's keys alone, so that the kernel's own size and allocations never
+ * move a figure. RAM is mem= if given, else the top of usable RAM rounded
+ * up to 2 MiB (QEMU's -m 128M gives 128 MiB, its firmware tables at the
+ * top notwithstanding, the same as -m 256M with mem=128M); pagecache= sets
+ * the pool outright.
+ */
+/* What the kernel's own allocations need beside the page cache at the least: 2 MiB. */
+#define KERNEL_MIN_FREE_PAGES 512UL
+
+static int setup_page_cache(uint64_t limit, uint64_t top)
+{
+	uint64_t ram = ALIGN_UP(top, 2ULL << 20), size;
+	unsigned long pages;
+	const char *from = "RAM";
+	struct mm_stats st;
+	int err;
+
+	if (limit != UINT64_MAX && limit < ram) {
+		ram = limit;
+		from = "mem=";
+	}
+	pages = cache_pool_default_pages(ram);
+	if (param_get_u64("pagecache", &size) == 0) {
+		if (size % PAGE_SIZE || size < 64 * PAGE_SIZE || size >= ram) {
+			pr_err("command line: pagecache=%llu: whole 4 KiB pages, at least 256 KiB "
+			       "and less than the RAM used (%llu MiB)\n",
+			       (unsigned long long)size, (unsigned long long)(ram >> 20));
+			return -EINVAL;
+		}
+		pages = (unsigned long)(size / PAGE_SIZE);
+		from = "pagecache=";
+	}
+	err = cache_pool_init(pages);
+	if (err) {
+		pr_err("memory: no room for the page cache's %lu pages (%s %llu MiB); a smaller "
+		       "pagecache= or more memory\n", pages, from, (unsigned long long)(ram >> 20));
+		return err;
+	}
+	mm_get_stats(&st);
+	if (st.free < KERNEL_MIN_FREE_PAGES) {
+		pr_err("memory: the page cache's %lu pages (%s %llu MiB) leave the kernel %lu KiB, "
+		       "less than the %lu KiB it needs; a smaller pagecache= or more memory\n",
+		       pages, from, (unsigned long long)(ram >> 20), st.free * (PAGE_SIZE / 1024),
+		       KERNEL_MIN_FREE_PAGES * (PAGE_SIZE / 1024));
+		return -ENOMEM;
+	}
+	pr_info("memory: page cache %lu pages (%lu KiB, from %s %llu MiB), the kernel's own "
+		"%lu KiB free\n", pages, pages * (PAGE_SIZE / 1024), from,
+		(unsigned long long)(ram >> 20), st.free * (PAGE_SIZE / 1024));
+	return 0;
+}
+
+/*
  * The frame allocator gets the usable entries of the sanitized memory map
  * (kernel/e820.c: reserved ranges the firmware nested inside usable RAM are
  * already cut out of them), capped by mem=, above the first MiB. The
@@ -71,7 +127,7 @@ static int setup_memory(void)
 {
 	static struct mem_region usable[MM_MAX_REGIONS], reserved[MM_MAX_REGIONS];
 	uint64_t limit = UINT64_MAX, total = 0, top = 0;
-	int n = 0, nr = 0;
+	int n = 0, nr = 0, err;
 
 	if (param_get_u64("mem", &limit) == 0 && limit < (16ULL << 20)) {
 		pr_err("command line: mem=%llu is below the 16 MiB lookahead needs\n",
@@ -127,7 +183,8 @@ static int setup_memory(void)
 	}
 	pr_info("memory: %llu MiB usable%s\n", (unsigned long long)(total >> 20),
 		limit != UINT64_MAX ? " (capped by mem=)" : "");
-	return mm_init(usable, n, reserved, nr);
+	err = mm_init(usable, n, reserved, nr);
+	return err ? err : setup_page_cache(limit, top);
 }
 
 static void run_initcalls(void)

@@ -38,6 +38,17 @@ struct mem_region {
  */
 int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_region *reserved,
 	    int nr_reserved);
+/*
+ * The page cache's pool (mm/cache-pool.c): take @pages frames from the
+ * allocator for the page cache alone (again on a re-init, when none is in
+ * use). -ENOMEM, with a message, when they are not free.
+ */
+int cache_pool_init(unsigned long pages);
+/* The pool's size for @ram bytes of RAM (mem=): see mm/cache-pool.c. */
+unsigned long cache_pool_default_pages(uint64_t ram);
+/* Frames in the pool (0 before cache_pool_init()). */
+unsigned long cache_pool_pages(void);
+
 /* True once mm_init() succeeded. */
 bool mm_ready(void);
 /* The reserved list mm_init() was given (for tests checking it is honoured). */

@@ -30,6 +30,7 @@ enum pageflags {
 	PG_readahead_io, /* brought in by readahead and not yet read by anyone */
 	PG_owner_priv_1, /* owner's use */
 	PG_window_thrashed, /* a page of its readahead window was evicted unread (counted) */
+	PG_cache_pool,	/* a frame of the page cache's pool (mm/cache-pool.c), free or not */
 	__NR_PAGEFLAGS,
 };
 
@@ -104,6 +105,7 @@ PAGEFLAG(Slab, slab)
 PAGEFLAG(Readahead, readahead)
 PAGEFLAG(ReadaheadIO, readahead_io)
 PAGEFLAG(WindowThrashed, window_thrashed)
+PAGEFLAG(CachePool, cache_pool)
 
 static inline uint32_t page_ra_window(const struct page *p)
 {
@@ -158,8 +160,8 @@ void put_page(struct page *p);
 
 /* Memory statistics, in pages. */
 struct mm_stats {
-	unsigned long total;		/* frames managed by the allocator */
-	unsigned long free;
+	unsigned long total;		/* frames managed by the allocator, the pool included */
+	unsigned long free;		/* free in the buddy lists: the kernel's own memory */
 	unsigned long free_per_order[MAX_ORDER];
 	unsigned long cached;		/* pages in any page cache */
 	unsigned long active, inactive;	/* LRU list lengths */
@@ -167,8 +169,12 @@ struct mm_stats {
 	unsigned long thrashed;		/* read ahead, then reclaimed before anyone read them */
 	unsigned long reserved;		/* frames of usable RAM held back (image, memmap...) */
 	unsigned long slab;		/* pages owned by the kernel heap */
-	unsigned long wmark_low, wmark_high; /* reclaim starts below low, stops at high */
 	unsigned long dropped;		/* pages evicted by drop_pagecache() */
+	/* the page cache's pool (mm/cache-pool.c); free above counts only the buddy lists */
+	unsigned long cache_pool;	/* frames in the pool: what the page cache can hold */
+	unsigned long cache_free;	/* of those, free */
+	unsigned long wmark_low, wmark_high; /* reclaim starts below low, stops at high (pool) */
+	unsigned long cache_alloc_failures; /* page_cache_alloc() found no frame even after reclaim */
 };
 void mm_get_stats(struct mm_stats *st);
 

@@ -15,11 +15,11 @@
  * a free block of the same order. Holes and reserved frames are never
  * PG_buddy, so blocks never grow across them.
  *
- * When free memory is below the low watermark, an allocation (with
- * interrupts enabled and without GFP_ATOMIC) first reclaims page cache up
- * to the high watermark (mm/vmscan.c); when no block fits it reclaims more
- * and retries, and returns NULL once reclaim makes no progress (order 0)
- * or after a few rounds (higher orders, which reclaim may never satisfy).
+ * The page cache does not allocate here: it has a pool of frames of its
+ * own, taken from these lists at boot (mm/cache-pool.c), and reclaim gives
+ * frames back to that pool, never to these lists. So an allocation here
+ * that finds no block fails (NULL) rather than evicting page cache: the
+ * kernel's memory never moves what the page cache can hold.
  *
  * The free lists are shared with interrupt handlers (I/O completion drops
  * the last reference of pages), so they are touched with interrupts masked.
@@ -50,24 +50,11 @@ static unsigned long nr_free_pages; /* sum of nr_free << order */
 static unsigned long nr_managed;    /* frames given to the buddy lists at boot */
 static unsigned long nr_reserved;   /* usable frames held back */
 static unsigned long nr_bad_pages;  /* frames found corrupt on allocation and dropped */
-static unsigned long wmark_min, wmark_low, wmark_high;
 static bool mm_up;
 
 static struct mem_region reserved_copy[MM_MAX_REGIONS];
 static int nr_reserved_copy;
 static struct mem_region memmap_region;
-
-static bool irqs_masked(void)
-{
-#ifdef HOST_BUILD
-	return false;
-#else
-	unsigned long rflags;
-
-	__asm__ __volatile__("pushfq; popq %0" : "=r"(rflags));
-	return !(rflags & (1UL << 9));
-#endif
-}
 
 static bool pfn_valid(unsigned long pfn)
 {
@@ -184,14 +171,9 @@ static bool prep_new_page(struct page *page, unsigned int order)
 	return true;
 }
 
-/* Reclaim rounds an allocation above order 0 tries before it fails. */
-#define HIGH_ORDER_RECLAIM_ROUNDS 8
-
 struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp)
 {
-	unsigned int rounds;
-	bool may_reclaim;
-
+	(void)gfp;
 	if (order >= MAX_ORDER) {
 		pr_err("alloc_pages: order %u is above the largest, %d\n", order, MAX_ORDER - 1);
 		return NULL;
@@ -200,31 +182,16 @@ struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp)
 		pr_err("alloc_pages: called before mm_init\n");
 		return NULL;
 	}
-	/* Reclaim walks page-cache structures that only threads change. */
-	may_reclaim = !(gfp & GFP_ATOMIC) && !irqs_masked();
-	if (may_reclaim && READ_ONCE(nr_free_pages) < wmark_low + (1UL << order)) {
-		unsigned long want = wmark_high + (1UL << order) - READ_ONCE(nr_free_pages);
-
-		reclaim_pages(max(want, SWAP_CLUSTER_MAX));
-	}
-	for (rounds = 0;;) {
+	for (;;) {
 		unsigned long flags = local_irq_save();
 		struct page *page = rmqueue(order);
 
 		local_irq_restore(flags);
-		if (page) {
-			if (prep_new_page(page, order))
-				return page;
-			nr_bad_pages += 1UL << order;
-			continue;
-		}
-		/*
-		 * Reclaimed frames may not form a block of this order: give
-		 * up after a few rounds rather than emptying the whole cache.
-		 */
-		if (!may_reclaim || (order > 0 && rounds++ >= HIGH_ORDER_RECLAIM_ROUNDS) ||
-		    !reclaim_pages(max(SWAP_CLUSTER_MAX, 4UL << order)))
+		if (!page)
 			return NULL;
+		if (prep_new_page(page, order))
+			return page;
+		nr_bad_pages += 1UL << order;
 	}
 }
 
@@ -322,6 +289,10 @@ static void __free_block(struct page *page, unsigned int order, const char *who)
 		       page->mapping->name ? page->mapping->name : "?", page->index);
 		return;
 	}
+	if (PageCachePool(page)) {
+		cache_pool_free(page);
+		return;
+	}
 	for (i = 0; i < (1UL << order); i++)
 		if (PageLRU(page + i))
 			lru_del_page(page + i);
@@ -382,8 +353,7 @@ void mm_get_stats(struct mm_stats *st)
 		st->free_per_order[o] = free_area[o].nr_free;
 	local_irq_restore(flags);
 	st->reserved = nr_reserved;
-	st->wmark_low = wmark_low;
-	st->wmark_high = wmark_high;
+	cache_pool_get_stats(st);
 	kmalloc_get_stats(&ks);
 	st->slab = ks.slab_pages + ks.large_pages;
 	lru_get_stats(st);
@@ -500,34 +470,6 @@ static void free_range(unsigned long spfn, unsigned long epfn)
 	}
 }
 
-static unsigned long isqrt(unsigned long n)
-{
-	unsigned long r = 0, bit = 1UL << 62;
-
-	while (bit > n)
-		bit >>= 2;
-	while (bit) {
-		if (n >= r + bit) {
-			n -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
-
-/* Linux 2.6's min_free_kbytes = sqrt(16 * lowmem_kbytes), low = 5/4, high = 3/2 of it. */
-static void set_watermarks(void)
-{
-	unsigned long min_kb = clamp(isqrt(nr_managed * (PAGE_SIZE / 1024) * 16), 128UL, 65536UL);
-
-	wmark_min = min_kb / (PAGE_SIZE / 1024);
-	wmark_low = wmark_min + wmark_min / 4;
-	wmark_high = wmark_min + wmark_min / 2;
-}
-
 int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_region *reserved,
 	    int nr_reserved_in)
 {
@@ -610,11 +552,11 @@ int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_reg
 		free_range(pfn, end);
 		pfn = end;
 	}
-	set_watermarks();
 	page_lock_init();
 	lru_init();
 	page_cache_init();
 	slab_init();
+	cache_pool_forget();
 	mm_up = true;
 
 	ram = (uint64_t)(nr_managed + nr_reserved) << PAGE_SHIFT; /* usable RAM, memmap included */
@@ -637,6 +579,7 @@ void *mm_host_arena(uint64_t phys_base, uint64_t len)
 	/* Forget everything that lived in the old arena before unmapping it. */
 	mm_up = false;
 	mem_map = NULL;
+	cache_pool_forget();
 	slab_init();
 	lru_init();
 	page_cache_init();
@@ -664,8 +607,11 @@ int mm_host_init(uint64_t bytes)
 {
 	struct mem_region ram = {MM_HOST_PHYS_BASE, bytes};
 
+	int err;
+
 	if (!mm_host_arena(MM_HOST_PHYS_BASE, bytes))
 		return -ENOMEM;
-	return mm_init(&ram, 1, NULL, 0);
+	err = mm_init(&ram, 1, NULL, 0);
+	return err ? err : cache_pool_init(cache_pool_default_pages(bytes));
 }
 #endif

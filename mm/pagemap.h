@@ -72,11 +72,12 @@ int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgof
  * find_get_page(), released afterwards with page_cache_release()).
  */
 void remove_from_page_cache(struct page *page);
-static inline struct page *page_cache_alloc(struct address_space *mapping)
-{
-	(void)mapping;
-	return alloc_page();
-}
+/*
+ * A frame for @mapping's page cache, from the page cache's pool
+ * (mm/cache-pool.c), reclaiming first when the pool is low; NULL when
+ * reclaim finds nothing to evict.
+ */
+struct page *page_cache_alloc(struct address_space *mapping);
 static inline void page_cache_release(struct page *page) { put_page(page); }
 
 /*

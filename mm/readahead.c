@@ -200,7 +200,7 @@ unsigned long max_sane_readahead(unsigned long nr)
 	struct mm_stats st;
 
 	mm_get_stats(&st);
-	return min(nr, (st.inactive + st.free) / 2);
+	return min(nr, (st.inactive + st.cache_free) / 2);
 }
 
 /*

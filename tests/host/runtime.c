@@ -38,6 +38,18 @@ bool ktime_is_virtual(void)
 	return false;
 }
 
+void ktime_hold_begin(struct ktime_hold *h)
+{
+	h->stop = false;
+	h->flags = 0;
+	h->begin = 0;
+}
+
+void ktime_hold_end(struct ktime_hold *h)
+{
+	(void)h;
+}
+
 void udelay(unsigned long us)
 {
 	uint64_t end = ktime_ns() + us * NSEC_PER_USEC;

@@ -93,6 +93,12 @@ struct page *alloc_pages(unsigned int order)
 	return p;
 }
 
+struct page *page_cache_alloc(struct address_space *mapping)
+{
+	(void)mapping;
+	return alloc_pages(0);
+}
+
 void put_page(struct page *p)
 {
 	if (p->_refcount <= 0)
@@ -117,6 +123,8 @@ void mm_get_stats(struct mm_stats *st)
 	memset(st, 0, sizeof(*st));
 	st->total = FAKE_PAGES;
 	st->free = nr_free;
+	st->cache_pool = FAKE_PAGES;
+	st->cache_free = nr_free;
 	st->cached = nr_cached;
 	st->inactive = nr_lru;
 }
