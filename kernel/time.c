@@ -376,24 +376,38 @@ void sched_timer_rearm(void);
 
 uint64_t ktime_stall_begin(bool stop)
 {
+	uint64_t tsc = rdtsc();
+
+	/*
+	 * The TSC is read first and last: what a stall does in between (the
+	 * APIC's mask, the timer's new count) costs the clock nothing, so a
+	 * hold (ktime_hold_begin()) costs only the few instructions around.
+	 */
 	if (stop && !stall_depth) {
+		stall_tsc = tsc;
+		stall_ns = ns_mult ? (uint64_t)(((unsigned __int128)(tsc - tsc_base) * ns_mult) >> 32)
+				   : 0;
+		stall_depth = 1;
 		/* an APIC timer expiring meanwhile would interrupt at a host-dependent point */
 		apic_timer_mask(true);
-		stall_ns = ktime_ns();
-		stall_tsc = rdtsc();
+		return tsc;
 	}
 	stall_depth += stop;
-	return rdtsc();
+	return tsc;
 }
 
 void ktime_stall_end(uint64_t begin, bool stop)
 {
 	(void)begin;
-	if (!stop || --stall_depth)
+	if (!stop || stall_depth > 1) {
+		stall_depth -= stop;
 		return;
-	tsc_base += rdtsc() - stall_tsc;
+	}
+	/* re-armed while the clock still reads the stall's start */
 	apic_timer_mask(false);
 	sched_timer_rearm();
+	stall_depth = 0;
+	tsc_base += rdtsc() - stall_tsc;
 }
 
 void ktime_hold_begin(struct ktime_hold *h)
