@@ -16,7 +16,10 @@
  * come from the buddy lists beside the pool and cannot touch it; and the
  * pool is a LIFO list, so taking or giving back a frame costs the same
  * instructions whatever the physical layout (on the virtual clock an
- * instruction is a nanosecond).
+ * instruction is a nanosecond), and each frame has a number of its own in
+ * the pool (page->pool_nr) that code hashing pages uses instead of their
+ * address (the page lock's wait queues): a run's instruction count does not
+ * depend on where in RAM the kernel put the memmap or the pool.
  *
  * The size (cache_pool_default_pages()): RAM, or mem= if lower, less a
  * nominal memmap (64 bytes a frame), less a kernel allowance of 16 MiB +
@@ -75,6 +78,7 @@ static void pool_release(void)
 
 		list_del(&page->lru);
 		ClearPageCachePool(page);
+		page->order = 0;
 		page->_refcount = 1;
 		free_pages(page, 0);
 	}
@@ -114,6 +118,7 @@ int cache_pool_init(unsigned long pages)
 			return -ENOMEM;
 		}
 		page->_refcount = 0;
+		page->pool_nr = (uint32_t)i;
 		SetPageCachePool(page);
 		/* tail insertion: frames go out in the order the buddy lists gave them */
 		list_add_tail(&page->lru, &pool_list);
@@ -152,7 +157,6 @@ static bool pool_prep(struct page *page)
 	page->private = 0;
 	page->index = 0;
 	page->cache_next = NULL;
-	page->order = 0;
 	page->_refcount = 1;
 	return true;
 }

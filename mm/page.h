@@ -47,8 +47,12 @@ _Static_assert(__NR_PAGEFLAGS <= PG_RA_WINDOW_SHIFT, "page flags overlap the win
 struct page {
 	unsigned long flags;		/* enum pageflags bits */
 	int32_t _refcount;
-	uint32_t order;			/* order of the free block, or of the allocated
+	union {
+		uint32_t order;		/* order of the free block, or of the allocated
 					 * block at its head page (put_page frees that) */
+		uint32_t pool_nr;	/* PG_cache_pool: the frame's number in the pool,
+					 * 0..N-1, whatever its address (page-lock.c) */
+	};
 	struct list_head lru;		/* LRU list, buddy free list or slab list */
 	struct address_space *mapping;	/* page cache owner, NULL if none */
 	union {

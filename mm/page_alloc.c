@@ -271,6 +271,18 @@ static void __free_block(struct page *page, unsigned int order, const char *who)
 {
 	unsigned long pfn = page_to_pfn(page), flags, i;
 
+	/* a pool frame keeps its pool number where a block keeps its order */
+	if (PageCachePool(page) && !PageBuddy(page) && !PageSlab(page) && !PageReserved(page)) {
+		if (page->mapping) {
+			pr_err("%s: frame %#lx is still in the page cache of %s (index %lu)\n",
+			       who, pfn, page->mapping->name ? page->mapping->name : "?",
+			       page->index);
+			return;
+		}
+		cache_pool_free(page);
+		return;
+	}
+
 	if (order >= MAX_ORDER || (pfn & ((1UL << order) - 1)) || page->order != order) {
 		pr_err("%s: frame %#lx: order %u does not match the block (order %u)\n", who, pfn,
 		       order, page->order);
@@ -287,10 +299,6 @@ static void __free_block(struct page *page, unsigned int order, const char *who)
 		/* Freeing it would leave a dangling entry in the page cache: leak instead. */
 		pr_err("%s: frame %#lx is still in the page cache of %s (index %lu)\n", who, pfn,
 		       page->mapping->name ? page->mapping->name : "?", page->index);
-		return;
-	}
-	if (PageCachePool(page)) {
-		cache_pool_free(page);
 		return;
 	}
 	for (i = 0; i < (1UL << order); i++)
