@@ -86,7 +86,7 @@ static void pool_release(void)
 
 int cache_pool_init(unsigned long pages)
 {
-	unsigned long i, min_kb;
+	unsigned long i, min_kb, pfn;
 
 	if (pool_up && pool_free != pool_pages) {
 		pr_err("cache_pool_init: %lu of the pool's pages are still in use\n",
@@ -102,9 +102,18 @@ int cache_pool_init(unsigned long pages)
 		pr_err("page cache: %lu pages is too few (at least 64)\n", pages);
 		return -EINVAL;
 	}
-	for (i = 0; i < pages; i++) {
-		struct page *page = alloc_pages_gfp(0, GFP_ATOMIC);
+	/*
+	 * From the top of RAM down, frame by frame: pool frame i is the i-th
+	 * free frame below the top, so which frames are neighbours in RAM (the
+	 * AHCI driver merges neighbours into one PRD entry, which counts
+	 * instructions) is the same whatever the kernel's size, and the same
+	 * for QEMU's -m 128M as for -m 256M with mem=128M.
+	 */
+	for (i = 0, pfn = mem_max_pfn; i < pages; i++) {
+		struct page *page = NULL;
 
+		while (!page && pfn > mem_min_pfn)
+			page = alloc_frame_at(--pfn);
 		if (!page) {
 			unsigned long got = i;
 

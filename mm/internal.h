@@ -25,8 +25,10 @@ static inline bool irqs_masked(void)
 /* Linux's batch size for one round of reclaim. */
 #define SWAP_CLUSTER_MAX 32UL
 
-/* alloc_pages() with flags: GFP_ATOMIC never reclaims. */
+/* alloc_pages() with flags (GFP_ATOMIC: never sleeps). */
 struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp);
+/* The frame @pfn, taken out of the free lists (splitting its block); NULL if it is not free. */
+struct page *alloc_frame_at(unsigned long pfn);
 
 /*
  * Fault injection (mm_fail_nth): true if this allocation of @bytes, by

@@ -195,6 +195,60 @@ struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp)
 	}
 }
 
+struct page *alloc_frame_at(unsigned long pfn)
+{
+	unsigned long head = pfn, flags;
+	unsigned int o;
+	struct page *page = NULL;
+
+	if (!mm_up || !pfn_valid(pfn))
+		return NULL;
+	flags = local_irq_save();
+	/* the free block holding @pfn: its head is @pfn rounded down to the block's order */
+	for (o = 0; o < MAX_ORDER; o++) {
+		head = pfn & ~((1UL << o) - 1);
+		if (!pfn_valid(head))
+			break;
+		page = pfn_to_page(head);
+		if (PageBuddy(page) && page->order == o)
+			break;
+		page = NULL;
+	}
+	if (!page) {
+		local_irq_restore(flags);
+		return NULL;
+	}
+	list_del(&page->lru);
+	free_area[o].nr_free--;
+	ClearPageBuddy(page);
+	/* split it, giving back every half that does not hold @pfn */
+	while (o > 0) {
+		unsigned long half;
+		struct page *back;
+
+		o--;
+		half = head + (1UL << o);
+		if (pfn >= half) {
+			back = pfn_to_page(head);
+			head = half;
+		} else {
+			back = pfn_to_page(half);
+		}
+		back->order = o;
+		SetPageBuddy(back);
+		list_add(&back->lru, &free_area[o].free_list);
+		free_area[o].nr_free++;
+	}
+	nr_free_pages--;
+	local_irq_restore(flags);
+	page = pfn_to_page(pfn);
+	if (!prep_new_page(page, 0)) {
+		nr_bad_pages++;
+		return NULL;
+	}
+	return page;
+}
+
 struct page *alloc_pages(unsigned int order)
 {
 	/* an order too large fails below; its size here must not overflow */
