@@ -70,32 +70,56 @@ void init_fail(const char *what)
  * top notwithstanding, the same as -m 256M with mem=128M); pagecache= sets
  * the pool outright.
  */
+/*
+ * The memory layout (mm/cache-pool.c): the kernel's heap and the page
+ * cache's pool at places and sizes that are a function of the run's keys
+ * alone, so that neither the kernel's size nor how the memory was asked
+ * for (QEMU's -m 128M, or -m 256M with mem=128M) moves a figure. RAM is
+ * mem= if given, else the top of usable RAM rounded up to 2 MiB;
+ * pagecache= sets the pool outright. When the layout does not fit (too
+ * little RAM, a hole in it, an image that reaches the heap), every frame
+ * goes to the allocator as before and the boot says why.
+ */
+static const char *choose_layout(const struct mem_region *usable, int n, uint64_t limit,
+				 uint64_t top, struct mm_layout *lay, struct mem_region *window,
+				 uint64_t *ram_out, const char **from)
+{
+	uint64_t ram = ALIGN_UP(top, 2ULL << 20), size, end;
+
+	*from = "RAM";
+	if (limit != UINT64_MAX && limit < ram) {
+		ram = limit;
+		*from = "mem=";
+	}
+	*ram_out = ram;
+	mm_layout_for(ram, lay);
+	if (param_get_u64("pagecache", &size) == 0) {
+		if (size % PAGE_SIZE || size < 64 * PAGE_SIZE || size >= ram)
+			return "bad pagecache=";
+		lay->pool_pages = (unsigned long)(size / PAGE_SIZE);
+		*from = "pagecache=";
+	}
+	if (!lay->canonical)
+		return "less than 64 MiB of RAM";
+	window->base = lay->heap_base;
+	window->len = lay->heap_bytes + (uint64_t)lay->pool_pages * PAGE_SIZE;
+	end = window->base + window->len;
+	if ((uintptr_t)_kernel_end > lay->heap_base)
+		return "the kernel's image reaches the heap's place";
+	for (int i = 0; i < n; i++)
+		if (usable[i].base <= window->base && usable[i].base + usable[i].len >= end)
+			return NULL;
+	return "usable RAM does not hold it whole (a hole, or too little)";
+}
+
 /* What the kernel's own allocations need beside the page cache at the least: 2 MiB. */
 #define KERNEL_MIN_FREE_PAGES 512UL
 
-static int setup_page_cache(uint64_t limit, uint64_t top)
+static int setup_page_cache(unsigned long pages, uint64_t ram, const char *from)
 {
-	uint64_t ram = ALIGN_UP(top, 2ULL << 20), size;
-	unsigned long pages;
-	const char *from = "RAM";
 	struct mm_stats st;
 	int err;
 
-	if (limit != UINT64_MAX && limit < ram) {
-		ram = limit;
-		from = "mem=";
-	}
-	pages = cache_pool_default_pages(ram);
-	if (param_get_u64("pagecache", &size) == 0) {
-		if (size % PAGE_SIZE || size < 64 * PAGE_SIZE || size >= ram) {
-			pr_err("command line: pagecache=%llu: whole 4 KiB pages, at least 256 KiB "
-			       "and less than the RAM used (%llu MiB)\n",
-			       (unsigned long long)size, (unsigned long long)(ram >> 20));
-			return -EINVAL;
-		}
-		pages = (unsigned long)(size / PAGE_SIZE);
-		from = "pagecache=";
-	}
 	err = cache_pool_init(pages);
 	if (err) {
 		pr_err("memory: no room for the page cache's %lu pages (%s %llu MiB); a smaller "
@@ -110,7 +134,7 @@ static int setup_page_cache(uint64_t limit, uint64_t top)
 		       KERNEL_MIN_FREE_PAGES * (PAGE_SIZE / 1024));
 		return -ENOMEM;
 	}
-	pr_info("memory: page cache %lu pages (%lu KiB, from %s %llu MiB), the kernel's own "
+	pr_info("memory: page cache %lu pages (%lu KiB, from %s %llu MiB), the kernel's heap "
 		"%lu KiB free\n", pages, pages * (PAGE_SIZE / 1024), from,
 		(unsigned long long)(ram >> 20), st.free * (PAGE_SIZE / 1024));
 	return 0;
@@ -126,7 +150,10 @@ static int setup_page_cache(uint64_t limit, uint64_t top)
 static int setup_memory(void)
 {
 	static struct mem_region usable[MM_MAX_REGIONS], reserved[MM_MAX_REGIONS];
-	uint64_t limit = UINT64_MAX, total = 0, top = 0;
+	uint64_t limit = UINT64_MAX, total = 0, top = 0, ram;
+	struct mem_region window;
+	struct mm_layout lay;
+	const char *why, *from;
 	int n = 0, nr = 0, err;
 
 	if (param_get_u64("mem", &limit) == 0 && limit < (16ULL << 20)) {
@@ -183,8 +210,21 @@ static int setup_memory(void)
 	}
 	pr_info("memory: %llu MiB usable%s\n", (unsigned long long)(total >> 20),
 		limit != UINT64_MAX ? " (capped by mem=)" : "");
-	err = mm_init(usable, n, reserved, nr);
-	return err ? err : setup_page_cache(limit, top);
+	why = choose_layout(usable, n, limit, top, &lay, &window, &ram, &from);
+	if (why && !strcmp(why, "bad pagecache=")) {
+		pr_err("command line: pagecache=: whole 4 KiB pages, at least 256 KiB and less than "
+		       "the RAM used (%llu MiB)\n", (unsigned long long)(ram >> 20));
+		return -EINVAL;
+	}
+	if (why)
+		pr_warn("memory: no fixed layout (%s): every frame to the allocator, so figures "
+			"may move with the kernel's size\n", why);
+	else
+		pr_info("memory: layout for %llu MiB: kernel heap %#llx-%#llx, page cache above\n",
+			(unsigned long long)(ram >> 20), (unsigned long long)window.base,
+			(unsigned long long)(window.base + lay.heap_bytes));
+	err = mm_init_window(usable, n, reserved, nr, why ? NULL : &window);
+	return err ? err : setup_page_cache(lay.pool_pages, ram, from);
 }
 
 static void run_initcalls(void)

@@ -21,9 +21,20 @@
  * address (the page lock's wait queues): a run's instruction count does not
  * depend on where in RAM the kernel put the memmap or the pool.
  *
- * The size (cache_pool_default_pages()): RAM, or mem= if lower, less a
- * nominal memmap (64 bytes a frame), less a kernel allowance of 16 MiB +
- * 1/32 of RAM; below 32 MiB of RAM a quarter of it. pagecache=SIZE sets it
+ * Where it lies (mm_layout_for(), a function of RAM alone: RAM is mem=, or
+ * the top of usable RAM rounded up to 2 MiB):
+ *
+ *   0   1M            12M             12M+K             12M+K+P       RAM
+ *   |BIOS|image, memmap |  kernel heap  |  page cache pool  | firmware, |
+ *   |    |  (unused)    |  K = 8 MiB +  |  P: the rest      | big memmap|
+ *   |    |              |     RAM/64    |                   | 4 MiB     |
+ *
+ * The kernel's own allocations come from the heap, a buddy allocator over
+ * [12 MiB, 12 MiB + K) alone (mm_init_window()): its blocks, and so the
+ * instructions every allocation and free take, are the same whatever the
+ * image's size or the firmware's memory map; the rest of usable RAM is left
+ * unused. Below 64 MiB of RAM there is no such layout: the pool is a
+ * quarter of RAM and the heap all the rest. pagecache=SIZE sets the pool
  * outright. The watermarks are Linux 2.6's rule over the pool:
  * min = sqrt(16 * pool KiB) KiB, low = 5/4 min, high = 3/2 min.
  */
@@ -38,18 +49,34 @@ static unsigned long pool_pages, pool_free, pool_wmark_low, pool_wmark_high;
 static unsigned long pool_allocs, pool_failures;
 static bool pool_up;
 
-/* A frame's nominal memmap cost, fixed so that the default does not move with struct page. */
+/* A frame's nominal memmap cost, fixed so that the layout does not move with struct page. */
 #define NOMINAL_PAGE_STRUCT 64ULL
-#define KERNEL_ALLOWANCE    (16ULL << 20)
+#define MIB		    (1ULL << 20)
+
+void mm_layout_for(uint64_t ram, struct mm_layout *lay)
+{
+	uint64_t memmap = ALIGN_UP(ram / PAGE_SIZE * NOMINAL_PAGE_STRUCT, PAGE_SIZE);
+	/* firmware tables at the top of RAM (QEMU's: 132 KiB), and a memmap too big for below */
+	uint64_t slack = 4 * MIB + (memmap > 4 * MIB ? memmap : 0);
+	uint64_t pool;
+
+	lay->heap_base = MM_LAYOUT_HEAP_BASE;
+	lay->heap_bytes = ALIGN_UP(8 * MIB + ram / 64, PAGE_SIZE);
+	lay->canonical = ram >= 64 * MIB;
+	if (lay->canonical) {
+		pool = ram - lay->heap_base - lay->heap_bytes - slack;
+		lay->pool_pages = (unsigned long)(pool / PAGE_SIZE);
+	} else {
+		lay->pool_pages = (unsigned long)(ram / 4 / PAGE_SIZE);
+	}
+}
 
 unsigned long cache_pool_default_pages(uint64_t ram)
 {
-	uint64_t memmap = ram / PAGE_SIZE * NOMINAL_PAGE_STRUCT;
-	uint64_t kernel = memmap + KERNEL_ALLOWANCE + ram / 32;
+	struct mm_layout lay;
 
-	if (ram < (32ULL << 20) || ram - kernel < ram / 4)
-		return (unsigned long)(ram / 4 / PAGE_SIZE);
-	return (unsigned long)((ram - kernel) / PAGE_SIZE);
+	mm_layout_for(ram, &lay);
+	return lay.pool_pages;
 }
 
 static unsigned long isqrt_ul(unsigned long n)

@@ -46,6 +46,8 @@ static int cmd_meminfo(int argc, char **argv)
 	       (unsigned long long)KB(st.slab), ks.objects, ks.failures);
 	printf("Reserved:     %10llu kB (kernel, boot data, memmap)\n",
 	       (unsigned long long)KB(st.reserved));
+	printf("Unused:       %10llu kB (usable RAM outside the fixed layout: kernel/main.c)\n",
+	       (unsigned long long)KB(st.outside));
 	printf("Watermarks:   low %llu kB, high %llu kB (of the pool)\n", (unsigned long long)KB(st.wmark_low),
 	       (unsigned long long)KB(st.wmark_high));
 	printf("Reclaimed:    %10lu pages (thrashed: %lu read ahead, evicted unread)\n",
@@ -66,6 +68,7 @@ static int cmd_meminfo(int argc, char **argv)
 	result_u64(&r, "inactive_kb", KB(st.inactive));
 	result_u64(&r, "slab_kb", KB(st.slab));
 	result_u64(&r, "reserved_kb", KB(st.reserved));
+	result_u64(&r, "unused_kb", KB(st.outside));
 	result_u64(&r, "reclaimed_pages", st.reclaimed);
 	result_u64(&r, "thrashed_pages", st.thrashed);
 	result_u64(&r, "dropped_pages", st.dropped);

@@ -50,6 +50,7 @@ static unsigned long nr_free_pages; /* sum of nr_free << order */
 static unsigned long nr_managed;    /* frames given to the buddy lists at boot */
 static unsigned long nr_reserved;   /* usable frames held back */
 static unsigned long nr_bad_pages;  /* frames found corrupt on allocation and dropped */
+static unsigned long nr_outside;    /* usable frames outside mm_init_window()'s window, unused */
 static bool mm_up;
 
 static struct mem_region reserved_copy[MM_MAX_REGIONS];
@@ -415,6 +416,7 @@ void mm_get_stats(struct mm_stats *st)
 		st->free_per_order[o] = free_area[o].nr_free;
 	local_irq_restore(flags);
 	st->reserved = nr_reserved;
+	st->outside = nr_outside;
 	cache_pool_get_stats(st);
 	kmalloc_get_stats(&ks);
 	st->slab = ks.slab_pages + ks.large_pages;
@@ -475,7 +477,8 @@ static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
  * reserved range and not frame 0; 0 (never a valid answer) if none.
  */
 static uint64_t place_memmap(const struct mem_region *usable, int nr_usable,
-			     const struct mem_region *reserved, int nr_reserved, uint64_t bytes)
+			     const struct mem_region *reserved, int nr_reserved,
+			     const struct mem_region *window, uint64_t bytes)
 {
 	uint64_t best = 0;
 	int i, j;
@@ -494,6 +497,11 @@ static uint64_t place_memmap(const struct mem_region *usable, int nr_usable,
 							PAGE_SIZE);
 					moved = true;
 				}
+			}
+			/* not inside the managed window: it is the allocator's alone */
+			if (window && overlaps(cand, bytes, window->base, window->len)) {
+				cand = ALIGN_UP(window->base + window->len, PAGE_SIZE);
+				moved = true;
 			}
 		}
 		if (!moved && cand < end && end - cand >= bytes && (!best || cand < best))
@@ -535,6 +543,13 @@ static void free_range(unsigned long spfn, unsigned long epfn)
 int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_region *reserved,
 	    int nr_reserved_in)
 {
+	return mm_init_window(usable, nr_usable, reserved, nr_reserved_in, NULL);
+}
+
+int mm_init_window(const struct mem_region *usable, int nr_usable,
+		   const struct mem_region *reserved, int nr_reserved_in,
+		   const struct mem_region *window)
+{
 	unsigned long lo = ULONG_MAX, hi = 0, pfn, frames;
 	uint64_t bytes, where, ram;
 	int i, o;
@@ -567,7 +582,7 @@ int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_reg
 	}
 	frames = hi - lo;
 	bytes = ALIGN_UP((uint64_t)frames * sizeof(struct page), PAGE_SIZE);
-	where = place_memmap(usable, nr_usable, reserved, nr_reserved_in, bytes);
+	where = place_memmap(usable, nr_usable, reserved, nr_reserved_in, window, bytes);
 	if (!where) {
 		pr_err("mm_init: no free usable range holds the memmap (%llu KiB for %lu frames)\n",
 		       (unsigned long long)(bytes >> 10), frames);
@@ -579,7 +594,7 @@ int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_reg
 		INIT_LIST_HEAD(&free_area[o].free_list);
 		free_area[o].nr_free = 0;
 	}
-	nr_free_pages = nr_managed = nr_reserved = nr_bad_pages = 0;
+	nr_free_pages = nr_managed = nr_reserved = nr_bad_pages = nr_outside = 0;
 	if (nr_reserved_in)
 		memcpy(reserved_copy, reserved, sizeof(*reserved) * (size_t)nr_reserved_in);
 	nr_reserved_copy = nr_reserved_in;
@@ -601,6 +616,18 @@ int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_reg
 			   pfn_up(reserved[i].base + reserved[i].len), true);
 	mark_range(where >> PAGE_SHIFT, (where + bytes) >> PAGE_SHIFT, true);
 	mark_range(0, 1, true); /* frame 0: real-mode IVT and BIOS data */
+	/* With a window, usable RAM outside it is left alone (counted apart). */
+	for (pfn = lo; window && pfn < hi; pfn++) {
+		uint64_t pa = (uint64_t)pfn << PAGE_SHIFT;
+		struct page *page = pfn_to_page(pfn);
+
+		if (pa >= window->base && pa < window->base + window->len)
+			continue;
+		if (!PageReserved(page)) {
+			page->flags = BIT(PG_reserved);
+			nr_outside++;
+		}
+	}
 
 	for (pfn = lo; pfn < hi;) {
 		unsigned long end;

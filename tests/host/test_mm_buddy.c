@@ -379,9 +379,10 @@ static void test_high_order_under_pressure(struct ktest *t)
 static void test_pool_default(struct ktest *t)
 {
 	KT_EXPECT_EQ(t, cache_pool_default_pages(16 * MIB), 1024);
-	/* 128 MiB: less 2 MiB of nominal memmap, 16 MiB and 4 MiB */
-	KT_EXPECT_EQ(t, cache_pool_default_pages(128 * MIB), (128 - 2 - 16 - 4) * 256);
-	KT_EXPECT_EQ(t, cache_pool_default_pages(2048 * MIB), (2048 - 32 - 16 - 64) * 256);
+	/* 128 MiB: less 12 MiB below the heap, a heap of 8 + 2 MiB and 4 MiB at the top */
+	KT_EXPECT_EQ(t, cache_pool_default_pages(128 * MIB), (128 - 12 - 10 - 4) * 256);
+	/* 2 GiB: the heap 8 + 32 MiB, and the 32 MiB memmap at the top too */
+	KT_EXPECT_EQ(t, cache_pool_default_pages(2048 * MIB), (2048 - 12 - 40 - 4 - 32) * 256);
 	KT_EXPECT_EQ(t, cache_pool_init(63), -EINVAL);
 }
 
