@@ -89,30 +89,21 @@ void ra_trace_name_tail(char *dst, const char *name)
 	dst[RA_TRACE_NAME - 1] = '\0';
 }
 
-void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
-		     pgoff_t offset, unsigned long req_size, const struct ra_call *call,
-		     pgoff_t ra_index, unsigned long ra_size, unsigned long la_size)
+/* The ring's part of ra_trace_record(), under its hold. */
+static __attribute__((noinline)) void trace_ring_record(struct address_space *mapping,
+							struct file_ra_state *ra, pgoff_t offset,
+							unsigned long req_size,
+							const struct ra_call *call, pgoff_t ra_index,
+							unsigned long ra_size, unsigned long la_size)
 {
 	struct ra_trace_event *e;
-	struct ktime_hold hold;
 	unsigned long flags;
 
-	if ((unsigned int)call->rcase >= RA_NR_CASES)
-		return;
-	stats_count(&ra->stats, call);
-
-	/*
-	 * The ring is an instrument: whether this event is kept (a watch
-	 * keeps one reader's) must cost no time, so every call holds the
-	 * clock the same way (kernel/time.h).
-	 */
-	ktime_hold_begin(&hold);
 	/* Completions never record, but keep the slot claim atomic anyway. */
 	flags = local_irq_save();
 	stats_count(&ra_global_stats, call);
 	if (ra_trace_watch && ra_trace_watch->ra != ra) {
 		local_irq_restore(flags);
-		ktime_hold_end(&hold);
 		return;
 	}
 	e = &ra_ring[ra_ring_total % ra_ring_size];
@@ -133,6 +124,25 @@ void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
 	e->ahead_start = ra->ahead_start;
 	e->ahead_size = ra->ahead_size;
 	e->actual = call->actual;
+}
+
+void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
+		     pgoff_t offset, unsigned long req_size, const struct ra_call *call,
+		     pgoff_t ra_index, unsigned long ra_size, unsigned long la_size)
+{
+	struct ktime_hold hold;
+
+	if ((unsigned int)call->rcase >= RA_NR_CASES)
+		return;
+	stats_count(&ra->stats, call);
+	/*
+	 * The ring is an instrument: whether this event is kept (a watch
+	 * keeps one reader's) must cost no time, so every call holds the
+	 * clock the same way (kernel/time.h), and nothing but the return
+	 * follows the hold's end on any path.
+	 */
+	ktime_hold_begin(&hold);
+	trace_ring_record(mapping, ra, offset, req_size, call, ra_index, ra_size, la_size);
 	ktime_hold_end(&hold);
 }
 
@@ -226,35 +236,23 @@ void ra_window_submitted(struct file_ra_state *ra)
 	ra_global_stats.windows++;
 }
 
-void ra_page_thrashed(struct address_space *mapping, struct page *page)
+/* The counting part of ra_page_thrashed(), under its hold. */
+static __attribute__((noinline)) void count_thrashed(struct address_space *mapping,
+						     struct page *page)
 {
 	uint32_t window = page_ra_window(page);
-	struct ra_trace_watch *w;
-	struct ktime_hold hold;
-	bool watched;
+	struct ra_trace_watch *w = ra_trace_watch;
+	bool watched = w && mapping && w->mapping == mapping && page->index >= w->first &&
+		       page->index <= w->last;
 	pgoff_t first, last;
 
-	/* Called from reclaim, possibly with interrupts masked: no sleeping, no allocation. */
-	if (mapping)
-		mapping->ra_thrashed++;
-	ra_global_stats.thrashed_pages++;
-	/*
-	 * What follows only counts (windows, the watched reader's pages):
-	 * an instrument, so it costs no time, traced or not.
-	 */
-	ktime_hold_begin(&hold);
-	w = ra_trace_watch;
-	watched = w && mapping && w->mapping == mapping && page->index >= w->first &&
-		  page->index <= w->last;
 	if (watched) {
 		w->thrashed_pages++;
 		if (PageReadahead(page))
 			w->thrashed_marks++;
 	}
-	if (!mapping || !window || PageWindowThrashed(page)) {
-		ktime_hold_end(&hold);
+	if (!mapping || !window || PageWindowThrashed(page))
 		return;
-	}
 	if (watched)
 		w->thrashed_windows++;
 	/*
@@ -276,6 +274,22 @@ void ra_page_thrashed(struct address_space *mapping, struct page *page)
 			SetPageWindowThrashed(p);
 		page_cache_release(p);
 	}
+}
+
+void ra_page_thrashed(struct address_space *mapping, struct page *page)
+{
+	struct ktime_hold hold;
+
+	/* Called from reclaim, possibly with interrupts masked: no sleeping, no allocation. */
+	if (mapping)
+		mapping->ra_thrashed++;
+	ra_global_stats.thrashed_pages++;
+	/*
+	 * What follows only counts (windows, the watched reader's pages): an
+	 * instrument, so it costs no time, traced or not; one path out.
+	 */
+	ktime_hold_begin(&hold);
+	count_thrashed(mapping, page);
 	ktime_hold_end(&hold);
 }
 
