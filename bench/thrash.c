@@ -299,6 +299,7 @@ static int collect_files(const char *top, struct stream_files *sf)
 
 static int thrash_run(struct bench *b)
 {
+
 	uint64_t nstreams = bench_u(b, "streams"), rate = bench_u(b, "rate");
 	uint64_t interval = bench_u(b, "interval") * NSEC_PER_MSEC, bs = bench_u(b, "bs");
 	uint64_t tail = bench_u(b, "tail") * NSEC_PER_SEC, t0, end_ns, next, size, per;
@@ -513,8 +514,8 @@ static int thrash_run(struct bench *b)
 	bench_result_u64(b, "streams", started);
 	bench_result_u64(b, "thrashed_pages", cur.ra.thrashed_pages);
 	bench_result_u64(b, "thrashed_windows", cur.ra.thrashed_windows);
-	if (trace)
-		bench_result_u64(b, "trace", trace);
+	/* always, so that a traced run takes the same path as an untraced one */
+	bench_result_u64(b, "trace", trace);
 	if (bench_phase_end(b))
 		err = -EIO;
 out:

@@ -178,10 +178,10 @@ void apic_timer_start(void)
 		(unsigned long long)(timer_per_sec % 1000));
 }
 
-void apic_timer_mask(bool masked)
+void apic_timer_stop(void)
 {
 	if (lapic)
-		lapic_write(APIC_LVT_TIMER, (masked ? LVT_MASKED : 0) | VECTOR_TIMER);
+		lapic_write(APIC_TIMER_INIT, 0);
 }
 
 void apic_timer_arm(uint64_t deadline_ns)

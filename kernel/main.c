@@ -149,12 +149,13 @@ static int setup_page_cache(unsigned long pages, uint64_t ram, const char *from)
  */
 static int setup_memory(void)
 {
-	static struct mem_region usable[MM_MAX_REGIONS], reserved[MM_MAX_REGIONS];
-	uint64_t limit = UINT64_MAX, total = 0, top = 0, ram;
+	static struct mem_region usable[MM_MAX_REGIONS], capped[MM_MAX_REGIONS],
+		reserved[MM_MAX_REGIONS];
+	uint64_t limit = UINT64_MAX, total = 0, top = 0, top_all = 0, ram;
 	struct mem_region window;
 	struct mm_layout lay;
 	const char *why, *from;
-	int n = 0, nr = 0, err;
+	int n = 0, nc = 0, nr = 0, err;
 
 	if (param_get_u64("mem", &limit) == 0 && limit < (16ULL << 20)) {
 		pr_err("command line: mem=%llu is below the 16 MiB lookahead needs\n",
@@ -171,8 +172,6 @@ static int setup_memory(void)
 		/* Below 1 MiB lives the BIOS data and the firmware's tables: leave it alone. */
 		if (base < (1ULL << 20))
 			base = 1ULL << 20;
-		if (end > limit)
-			end = ALIGN_DOWN(limit, PAGE_SIZE);
 		if (end <= base)
 			continue;
 		if (n == MM_MAX_REGIONS) {
@@ -181,9 +180,7 @@ static int setup_memory(void)
 			break;
 		}
 		usable[n++] = (struct mem_region){ base, end - base };
-		total += end - base;
-		if (end > top)
-			top = end;
+		top_all = max(top_all, end);
 	}
 	reserved[nr++] = (struct mem_region){ 0, 1ULL << 20 };
 	reserved[nr++] = (struct mem_region){ (uintptr_t)_kernel_start,
@@ -191,13 +188,13 @@ static int setup_memory(void)
 	for (int i = 0; i < bootinfo.nr_map && nr < MM_MAX_REGIONS; i++) {
 		const struct boot_region *r = &bootinfo.map[i];
 
-		if (r->type != MEM_USABLE && r->base < top && r->base + r->len > (1ULL << 20))
+		if (r->type != MEM_USABLE && r->base < top_all && r->base + r->len > (1ULL << 20))
 			reserved[nr++] = (struct mem_region){ r->base, r->len };
 	}
-	if (top > (4ULL << 30)) {
-		uint64_t mapped = vm_map_high_ram(top);
+	if (top_all > (4ULL << 30)) {
+		uint64_t mapped = vm_map_high_ram(top_all);
 
-		if (mapped < top) {
+		if (mapped < top_all) {
 			pr_warn("memory: RAM above %llu GiB is not mapped and not used\n",
 				(unsigned long long)(mapped >> 30));
 			for (int i = 0; i < n; i++) {
@@ -208,22 +205,41 @@ static int setup_memory(void)
 			}
 		}
 	}
+	/* mem= caps what the kernel and the page cache use */
+	for (int i = 0; i < n; i++) {
+		uint64_t base = usable[i].base, end = base + usable[i].len;
+
+		if (end > limit)
+			end = ALIGN_DOWN(limit, PAGE_SIZE);
+		if (end <= base)
+			continue;
+		capped[nc++] = (struct mem_region){ base, end - base };
+		total += end - base;
+		top = max(top, end);
+	}
 	pr_info("memory: %llu MiB usable%s\n", (unsigned long long)(total >> 20),
 		limit != UINT64_MAX ? " (capped by mem=)" : "");
-	why = choose_layout(usable, n, limit, top, &lay, &window, &ram, &from);
+	why = choose_layout(capped, nc, limit, top, &lay, &window, &ram, &from);
 	if (why && !strcmp(why, "bad pagecache=")) {
 		pr_err("command line: pagecache=: whole 4 KiB pages, at least 256 KiB and less than "
 		       "the RAM used (%llu MiB)\n", (unsigned long long)(ram >> 20));
 		return -EINVAL;
 	}
-	if (why)
+	if (why) {
 		pr_warn("memory: no fixed layout (%s): every frame to the allocator, so figures "
 			"may move with the kernel's size\n", why);
-	else
-		pr_info("memory: layout for %llu MiB: kernel heap %#llx-%#llx, page cache above\n",
-			(unsigned long long)(ram >> 20), (unsigned long long)window.base,
+		err = mm_init_window(capped, nc, reserved, nr, NULL);
+	} else {
+		/*
+		 * RAM outside the layout, RAM above mem= included, is left to the
+		 * instruments (mm_spare_alloc(): a large trace ring).
+		 */
+		pr_info("memory: layout for %llu MiB: kernel heap %#llx-%#llx, page cache above; "
+			"the rest for instruments\n", (unsigned long long)(ram >> 20),
+			(unsigned long long)window.base,
 			(unsigned long long)(window.base + lay.heap_bytes));
-	err = mm_init_window(usable, n, reserved, nr, why ? NULL : &window);
+		err = mm_init_window(usable, n, reserved, nr, &window);
+	}
 	return err ? err : setup_page_cache(lay.pool_pages, ram, from);
 }
 
@@ -250,9 +266,19 @@ static int run_commands(const char *list)
 	int failed = 0;
 
 	snprintf(buf, sizeof(buf), "%s", list);
-	while (!halt_requested && (cmd = cmdline_next_command(&p))) {
-		printf("lookahead$ %s\n", cmd);
-		int err = kcmd_run(cmd);
+	for (;;) {
+		struct ktime_hold hold;
+		int err;
+
+		/* the shell's own work costs no time (kcmd_run()) */
+		ktime_hold_begin(&hold);
+		cmd = halt_requested ? NULL : cmdline_next_command(&p);
+		if (cmd)
+			printf("lookahead$ %s\n", cmd);
+		ktime_hold_end(&hold);
+		if (!cmd)
+			break;
+		err = kcmd_run(cmd);
 		if (err) {
 			printf("lookahead: command '%s' failed: %s\n", cmd, errname(err));
 			failed++;

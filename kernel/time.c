@@ -371,7 +371,7 @@ bool ktime_is_virtual(void)
 	return clock_virtual;
 }
 
-void apic_timer_mask(bool masked);
+void apic_timer_stop(void);
 void sched_timer_rearm(void);
 
 uint64_t ktime_stall_begin(bool stop)
@@ -388,8 +388,14 @@ uint64_t ktime_stall_begin(bool stop)
 		stall_ns = ns_mult ? (uint64_t)(((unsigned __int128)(tsc - tsc_base) * ns_mult) >> 32)
 				   : 0;
 		stall_depth = 1;
-		/* an APIC timer expiring meanwhile would interrupt at a host-dependent point */
-		apic_timer_mask(true);
+		/*
+		 * The APIC timer is stopped, not masked: expiring meanwhile it
+		 * would interrupt at a host-dependent point, and a masked one
+		 * could still expire in the instructions between its unmasking
+		 * and its new count, which is how long the stall ran on the
+		 * instruction count: time leaking into the run.
+		 */
+		apic_timer_stop();
 		return tsc;
 	}
 	stall_depth += stop;
@@ -404,7 +410,6 @@ void ktime_stall_end(uint64_t begin, bool stop)
 		return;
 	}
 	/* re-armed while the clock still reads the stall's start */
-	apic_timer_mask(false);
 	sched_timer_rearm();
 	stall_depth = 0;
 	tsc_base += rdtsc() - stall_tsc;

@@ -67,6 +67,16 @@ int mm_init_window(const struct mem_region *usable, int nr_usable,
 		   const struct mem_region *reserved, int nr_reserved,
 		   const struct mem_region *window);
 
+/*
+ * Memory for an instrument (the readahead trace's ring), from usable RAM
+ * outside mm_init_window()'s window: neither the page cache nor the
+ * kernel's heap, so an instrument's size moves no figure. Contiguous,
+ * page-aligned, never freed; NULL when no run of free frames holds
+ * @bytes. mm_spare_largest(): the longest run left, in frames.
+ */
+void *mm_spare_alloc(size_t bytes);
+unsigned long mm_spare_largest(void);
+
 /* True once mm_init() succeeded. */
 bool mm_ready(void);
 /* The reserved list mm_init() was given (for tests checking it is honoured). */

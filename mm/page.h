@@ -172,7 +172,8 @@ struct mm_stats {
 	unsigned long reclaimed;	/* pages reclaimed since boot */
 	unsigned long thrashed;		/* read ahead, then reclaimed before anyone read them */
 	unsigned long reserved;		/* frames of usable RAM held back (image, memmap...) */
-	unsigned long outside;		/* usable frames left outside the managed window, unused */
+	unsigned long outside;		/* usable frames left outside the managed window */
+	unsigned long spare_used;	/* of those, taken by instruments (mm_spare_alloc()) */
 	unsigned long slab;		/* pages owned by the kernel heap */
 	unsigned long dropped;		/* pages evicted by drop_pagecache() */
 	/* the page cache's pool (mm/cache-pool.c); free above counts only the buddy lists */

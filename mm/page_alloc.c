@@ -51,6 +51,13 @@ static unsigned long nr_managed;    /* frames given to the buddy lists at boot *
 static unsigned long nr_reserved;   /* usable frames held back */
 static unsigned long nr_bad_pages;  /* frames found corrupt on allocation and dropped */
 static unsigned long nr_outside;    /* usable frames outside mm_init_window()'s window, unused */
+/* Runs of those frames [start, end), handed out by mm_spare_alloc() from the top down. */
+struct spare_run {
+	unsigned long start, end;
+};
+static struct spare_run spare[MM_MAX_REGIONS];
+static int nr_spare;
+static unsigned long nr_spare_used;
 static bool mm_up;
 
 static struct mem_region reserved_copy[MM_MAX_REGIONS];
@@ -250,6 +257,30 @@ struct page *alloc_frame_at(unsigned long pfn)
 	return page;
 }
 
+void *mm_spare_alloc(size_t bytes)
+{
+	unsigned long pages = (unsigned long)((bytes + PAGE_SIZE - 1) >> PAGE_SHIFT);
+
+	/* the highest run that holds it: RAM above mem= first, then the top's slack */
+	for (int i = nr_spare - 1; i >= 0 && pages; i--) {
+		if (spare[i].end - spare[i].start < pages)
+			continue;
+		spare[i].end -= pages;
+		nr_spare_used += pages;
+		return page_address(pfn_to_page(spare[i].end));
+	}
+	return NULL;
+}
+
+unsigned long mm_spare_largest(void)
+{
+	unsigned long best = 0;
+
+	for (int i = 0; i < nr_spare; i++)
+		best = max(best, spare[i].end - spare[i].start);
+	return best;
+}
+
 struct page *alloc_pages(unsigned int order)
 {
 	/* an order too large fails below; its size here must not overflow */
@@ -417,6 +448,7 @@ void mm_get_stats(struct mm_stats *st)
 	local_irq_restore(flags);
 	st->reserved = nr_reserved;
 	st->outside = nr_outside;
+	st->spare_used = nr_spare_used;
 	cache_pool_get_stats(st);
 	kmalloc_get_stats(&ks);
 	st->slab = ks.slab_pages + ks.large_pages;
@@ -616,17 +648,23 @@ int mm_init_window(const struct mem_region *usable, int nr_usable,
 			   pfn_up(reserved[i].base + reserved[i].len), true);
 	mark_range(where >> PAGE_SHIFT, (where + bytes) >> PAGE_SHIFT, true);
 	mark_range(0, 1, true); /* frame 0: real-mode IVT and BIOS data */
-	/* With a window, usable RAM outside it is left alone (counted apart). */
+	/*
+	 * With a window, usable RAM outside it is left to the instruments
+	 * (mm_spare_alloc()): counted apart, in runs of whole frames.
+	 */
+	nr_spare = 0;
 	for (pfn = lo; window && pfn < hi; pfn++) {
 		uint64_t pa = (uint64_t)pfn << PAGE_SHIFT;
 		struct page *page = pfn_to_page(pfn);
 
-		if (pa >= window->base && pa < window->base + window->len)
+		if ((pa >= window->base && pa < window->base + window->len) || PageReserved(page))
 			continue;
-		if (!PageReserved(page)) {
-			page->flags = BIT(PG_reserved);
-			nr_outside++;
-		}
+		page->flags = BIT(PG_reserved);
+		nr_outside++;
+		if (nr_spare && spare[nr_spare - 1].end == pfn)
+			spare[nr_spare - 1].end = pfn + 1;
+		else if (nr_spare < MM_MAX_REGIONS)
+			spare[nr_spare++] = (struct spare_run){ pfn, pfn + 1 };
 	}
 
 	for (pfn = lo; pfn < hi;) {

@@ -70,7 +70,7 @@ static int ra_boot_init(void)
 	if (algo->flags & RA_ALGO_NO_WINDOW)
 		pages = 0;
 	if (param_get_u64("ratrace_events", &events) == 0 && events != RA_TRACE_EVENTS) {
-		static char msg[160];
+		static char msg[320];
 		struct ra_trace_event *ring;
 
 		if (events < RA_TRACE_EVENTS || events > RATRACE_EVENTS_MAX) {
@@ -79,11 +79,18 @@ static int ra_boot_init(void)
 			init_fail(msg);
 			return -EINVAL;
 		}
-		ring = kmalloc(events * sizeof(*ring));
+		/*
+		 * An instrument: from RAM outside the layout, never from the heap
+		 * or the page cache, so the ring's size moves no figure.
+		 */
+		ring = mm_spare_alloc(events * sizeof(*ring));
 		if (!ring || ra_trace_resize(ring, (unsigned int)events)) {
 			snprintf(msg, sizeof(msg), "readahead: no memory for %llu trace events "
-				 "(%llu KiB)", (unsigned long long)events,
-				 (unsigned long long)(events * sizeof(*ring) >> 10));
+				 "(%llu KiB): RAM outside the page cache and the kernel's heap "
+				 "has %lu KiB in one piece; give QEMU more than mem= "
+				 "(--mem 512M -- mem=128M)", (unsigned long long)events,
+				 (unsigned long long)(events * sizeof(*ring) >> 10),
+				 mm_spare_largest() * (PAGE_SIZE / 1024));
 			init_fail(msg);
 			return -ENOMEM;
 		}
