@@ -299,7 +299,6 @@ static int collect_files(const char *top, struct stream_files *sf)
 
 static int thrash_run(struct bench *b)
 {
-
 	uint64_t nstreams = bench_u(b, "streams"), rate = bench_u(b, "rate");
 	uint64_t interval = bench_u(b, "interval") * NSEC_PER_MSEC, bs = bench_u(b, "bs");
 	uint64_t tail = bench_u(b, "tail") * NSEC_PER_SEC, t0, end_ns, next, size, per;
