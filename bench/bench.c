@@ -617,6 +617,8 @@ int bench_phase_end(struct bench *b)
 	uint64_t reads = 0, sectors = 0, m1[8];
 	bool verified;
 	struct result r;
+	char leadbuf[48];
+	int lead;
 
 	/* the report is the harness too: verify=1 and verify=0 take different branches in it */
 	bench_harness_begin(b, &h);
@@ -646,9 +648,16 @@ int bench_phase_end(struct bench *b)
 	b->disk_reads = reads;
 	b->mbps = (double)b->bytes / 1e6 / secs;
 	b->stall_frac = (double)ra.stall_ns / (double)ns;
+	lead = ra_lead_median_bucket(&ra);
+	if (lead < 0)
+		snprintf(leadbuf, sizeof(leadbuf), "no page used");
+	else
+		snprintf(leadbuf, sizeof(leadbuf), "median lead %lu-%lu us",
+			 lead ? 1UL << lead : 0UL, (2UL << lead) - 1);
 	printf("bench: %s %s: %llu KiB in %.3f s: %.0f KB/s (%.2f MB/s), %llu calls, p50 %llu us "
 	       "p99 %llu us; %s disk: %llu reads, avg %.1f KiB, %llu buffer hits; ra %s %lu calls, "
-	       "%lu windows, %lu pages (%lu used, %lu thrashed); stall %.3f s; %s\n",
+	       "%lu windows, %lu pages (%lu used, %lu unused, %lu thrashed; %s); stall %.3f s; "
+	       "%s\n",
 	       b->w->name, b->test, (unsigned long long)(b->bytes >> 10), secs,
 	       (double)b->bytes / 1024 / secs, b->mbps, (unsigned long long)b->lat.count,
 	       (unsigned long long)(lat_percentile(&b->lat, 50) / 1000),
@@ -656,7 +665,8 @@ int bench_phase_end(struct bench *b)
 	       (unsigned long long)reads,
 	       reads ? (double)sectors / 2.0 / (double)reads : 0.0,
 	       (unsigned long long)(m1[4] - b->model0[4]), b->ra->name, ra_stats_calls(&ra),
-	       ra.windows, ra.pages, ra.hit_pages, ra.thrashed_pages, (double)ra.stall_ns / 1e9,
+	       ra.windows, ra.pages, ra.hit_pages, ra_stats_unused(&ra), ra.thrashed_pages,
+	       leadbuf, (double)ra.stall_ns / 1e9,
 	       verified	      ? "verified"
 	       : !b->verify   ? "not checked (verify=0)"
 	       : b->bad_bytes ? "WRONG DATA"

@@ -33,7 +33,7 @@ HOST_TESTS += readahead readahead_mm
 RA_COMMON_TESTS := $(wildcard tests/common/test_ra_*.c)
 readahead_SRCS := $(RA_COMMON_TESTS) tests/host/test_readahead_fake.c \
 	tests/host/test_readahead_host.c $(RA_ALGO_SRCS)
-readahead_mm_SRCS := $(RA_COMMON_TESTS) $(RA_ALGO_SRCS) tests/host/fuzz_ra.c
+readahead_mm_SRCS := $(RA_COMMON_TESTS) $(RA_ALGO_SRCS) tests/host/fuzz_ra.c tests/host/test_ra_lead.c
 
 # The readahead fuzzer (tests/host/fuzz_ra.c): every algorithm through the real
 # page cache; `make fuzz` runs it after the ext2 one, make test briefly (fuzz_ra.t).

@@ -96,6 +96,9 @@ static int ra_boot_init(void)
 		}
 	}
 	readahead_init(algo, pages);
+	if (!ra_lead_init(cache_pool_pages()))
+		pr_warn("readahead: no memory for the pages' lead times (%lu KiB): ra_lead_us "
+			"counts nothing\n", cache_pool_pages() * 4 / 1024);
 	pr_info("readahead: %s, max %lu KiB\n", algo->name, pages * PAGE_SIZE / 1024);
 	return 0;
 }

@@ -8,6 +8,7 @@
  * that read files add the keys of ra_result_keys() to their RESULT.
  * Host-buildable.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "kernel/kv.h"
@@ -327,6 +328,8 @@ void ra_stats_sub(struct ra_stats *d, const struct ra_stats *a, const struct ra_
 	d->async_ios = a->async_ios - b->async_ios;
 	d->stall_ns = a->stall_ns - b->stall_ns;
 	d->decide_ns = a->decide_ns - b->decide_ns;
+	for (int i = 0; i < RA_LEAD_BUCKETS; i++)
+		d->lead[i] = a->lead[i] - b->lead[i];
 }
 
 void ra_stats_add(struct ra_stats *a, const struct ra_stats *b)
@@ -344,6 +347,27 @@ void ra_stats_add(struct ra_stats *a, const struct ra_stats *b)
 	a->async_ios += b->async_ios;
 	a->stall_ns += b->stall_ns;
 	a->decide_ns += b->decide_ns;
+	for (int i = 0; i < RA_LEAD_BUCKETS; i++)
+		a->lead[i] += b->lead[i];
+}
+
+unsigned long ra_stats_unused(const struct ra_stats *st)
+{
+	return st->pages > st->hit_pages ? st->pages - st->hit_pages : 0;
+}
+
+int ra_lead_median_bucket(const struct ra_stats *st)
+{
+	unsigned long n = 0, seen = 0;
+
+	for (int i = 0; i < RA_LEAD_BUCKETS; i++)
+		n += st->lead[i];
+	for (int i = 0; i < RA_LEAD_BUCKETS && n; i++) {
+		seen += st->lead[i];
+		if (2 * seen >= n)
+			return i;
+	}
+	return -1;
 }
 
 int ra_apply_args(const char *cmd, struct file *filp, const struct kv_value *ra,
@@ -398,6 +422,22 @@ void ra_result_counters(struct result *r, const struct ra_stats *st)
 	result_u64(r, "ra_thrashed_windows", st->thrashed_windows);
 	result_u64(r, "readpage_ios", st->readpage_ios);
 	result_u64(r, "ra_deferred", st->deferred);
+	/* readahead(8)'s two figures: pages never used, and the used ones' lead times */
+	result_u64(r, "ra_unused_pages", ra_stats_unused(st));
+	{
+		char json[RA_LEAD_BUCKETS * 24];
+		size_t n = 0;
+
+		json[n++] = '{';
+		for (int i = 0; i < RA_LEAD_BUCKETS; i++)
+			if (st->lead[i])
+				n += (size_t)snprintf(json + n, sizeof(json) - n, "%s\"%lu\":%lu",
+						      n > 1 ? "," : "", i ? 1UL << i : 0UL,
+						      st->lead[i]);
+		json[n++] = '}';
+		json[n] = '\0';
+		result_raw(r, "ra_lead_us", json);
+	}
 }
 
 void ra_result_keys(struct result *r, const struct file *filp)

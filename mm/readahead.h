@@ -145,6 +145,13 @@ enum ra_case {
 	RA_NR_CASES
 };
 
+/*
+ * Lead time: from a page's readahead submission to its first use by a
+ * reader, in log2 buckets of microseconds as readahead(8) (BCC, bpftrace)
+ * prints them: bucket 0 counts [0, 2) us, bucket b >= 1 counts [2^b, 2^(b+1)).
+ */
+#define RA_LEAD_BUCKETS 32
+
 /* Counters, per file (file_ra_state.stats) and global (ra_global_stats). */
 struct ra_stats {
 	unsigned long calls[RA_NR_CASES];
@@ -159,6 +166,7 @@ struct ra_stats {
 	unsigned long async_ios;	/* submissions ahead of the reader */
 	uint64_t stall_ns;		/* read(): time blocked on pages not yet read */
 	uint64_t decide_ns;		/* read(): time in the readahead calls (decision and submission) */
+	unsigned long lead[RA_LEAD_BUCKETS]; /* used pages by lead time (RA_LEAD_BUCKETS) */
 };
 
 /* Room for an algorithm's own per-file state, in unsigned longs (see ra_priv()). */
@@ -408,9 +416,25 @@ void ra_dir_readahead(struct file *filp, struct address_space *bd_mapping, pgoff
 
 /*
  * A reader uses @page (read path, fault path, splice, readdir): if
- * readahead brought it in and nobody read it yet, count a hit.
+ * readahead brought it in and nobody read it yet, count a hit and its lead
+ * time (since ra_page_born()).
  */
 void ra_page_used(struct file_ra_state *ra, struct page *page);
+/*
+ * @page was read ahead at @now_us (microseconds on the run's clock, modulo
+ * 2^32): its lead time is measured from here. For page-cache pool frames;
+ * others (the host tests' fake pages) are not timed.
+ */
+void ra_page_born(struct page *page, uint32_t now_us);
+/*
+ * The array of those times, one per pool frame (boot: mm/racmd.c); false
+ * when none fits. 0 pages: no array (the host tests, before freeing mm).
+ */
+bool ra_lead_init(unsigned long pool_pages);
+/* Pages of @st read ahead and never used: ra_pages - ra_hit_pages, at least 0. */
+unsigned long ra_stats_unused(const struct ra_stats *st);
+/* The median used page's lead bucket of @st (-1: none used). */
+int ra_lead_median_bucket(const struct ra_stats *st);
 
 /* --- tracing and counters (mm/ratrace.c) -------------------------------------- */
 

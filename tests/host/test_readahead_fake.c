@@ -93,6 +93,29 @@ struct page *alloc_pages(unsigned int order)
 	return p;
 }
 
+/* The fake's heap is the host's (readahead.c's lead-time array comes from it). */
+void *__kmalloc(size_t size, gfp_t flags)
+{
+	return (flags & __GFP_ZERO) ? calloc(1, size) : malloc(size);
+}
+
+void kfree(const void *p)
+{
+	free((void *)p);
+}
+
+/* The fake has no RAM outside its pages: instruments fall back to the heap. */
+void *mm_spare_alloc(size_t bytes)
+{
+	(void)bytes;
+	return NULL;
+}
+
+unsigned long mm_spare_largest(void)
+{
+	return 0;
+}
+
 struct page *page_cache_alloc(struct address_space *mapping)
 {
 	(void)mapping;
