@@ -170,3 +170,9 @@ $(BUILD)/mbshim.elf: tests/qemu/mbshim.c tests/qemu/mbshim.ld
 	@$(CC) -m32 -std=gnu11 -O2 $(WARN) -ffreestanding -fno-pic -fno-pie -fno-stack-protector \
 		-nostdlib -static -no-pie -Wl,-T,tests/qemu/mbshim.ld -Wl,--build-id=none -Wl,--no-warn-rwx-segments \
 		-o $@ tests/qemu/mbshim.c
+
+# tools/linux-ref's replayer, run inside a Linux guest: static, for an initramfs with no libc
+$(BUILD)/host/lrrun: tools/lrrun.c bench/iolog.c bench/iolog.h kernel/types.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@ (static)"
+	@$(HOSTCC) -std=gnu11 -O2 $(WARN) -DHOST_BUILD -I. -static -o $@ tools/lrrun.c bench/iolog.c

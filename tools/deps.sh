@@ -6,6 +6,8 @@ need=""
 have() { command -v "$1" >/dev/null 2>&1; }
 pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 have gcc || need="$need gcc"
+# static libc: tools/linux-ref's guest program (build/host/lrrun) links statically
+pkg libc6-dev || need="$need libc6-dev"
 have make || need="$need make"
 have ld || need="$need binutils"
 have qemu-system-x86_64 || need="$need qemu-system-x86"
@@ -22,6 +24,8 @@ have parallel || need="$need parallel"
 have clang || need="$need clang"
 have strace || need="$need strace"
 pkg libclang-rt-14-dev || need="$need libclang-rt-14-dev"
+# tools/linux-ref checks Debian's packages against it
+[ -f /usr/share/keyrings/debian-archive-keyring.gpg ] || need="$need debian-archive-keyring"
 ls /usr/src/newlib/newlib-*.tar.xz >/dev/null 2>&1 || need="$need newlib-source"
 [ -z "$need" ] && exit 0
 need=$(echo $need | tr ' ' '\n' | sort -u | xargs)
