@@ -42,7 +42,18 @@ enum pageflags {
  */
 #define PG_RA_WINDOW_SHIFT	32
 #define PG_RA_WINDOW_MASK	(0xffffffffUL << PG_RA_WINDOW_SHIFT)
-_Static_assert(__NR_PAGEFLAGS <= PG_RA_WINDOW_SHIFT, "page flags overlap the window number");
+
+/*
+ * Bits 24-27: the order of the folio this page belongs to, as a kernel
+ * with large folios would have allocated it (ra=linux, mm/readahead-linux.c):
+ * the page cache keeps 4 KiB pages, but Linux's decisions depend on which
+ * pages form one folio (its look-ahead mark is the folio's, and an
+ * asynchronous readahead names the folio's first page). A folio of order k
+ * covers the 2^k pages from its index rounded down to 2^k. 0: a page alone.
+ */
+#define PG_FOLIO_ORDER_SHIFT	24
+#define PG_FOLIO_ORDER_MASK	(0xfUL << PG_FOLIO_ORDER_SHIFT)
+_Static_assert(__NR_PAGEFLAGS <= PG_FOLIO_ORDER_SHIFT, "page flags overlap the folio order");
 
 struct page {
 	unsigned long flags;		/* enum pageflags bits */
@@ -116,6 +127,24 @@ static inline uint32_t page_ra_window(const struct page *p)
 	return (uint32_t)(p->flags >> PG_RA_WINDOW_SHIFT);
 }
 
+static inline unsigned int page_folio_order(const struct page *p)
+{
+	return (unsigned int)((p->flags & PG_FOLIO_ORDER_MASK) >> PG_FOLIO_ORDER_SHIFT);
+}
+
+/* The first page index of @p's (emulated) folio. */
+static inline unsigned long page_folio_index(const struct page *p)
+{
+	return p->index & ~((1UL << page_folio_order(p)) - 1);
+}
+
+/* Only for a page nobody else can see yet (not in a page cache, not on an LRU). */
+static inline void set_page_folio_order(struct page *p, unsigned int order)
+{
+	p->flags = (p->flags & ~PG_FOLIO_ORDER_MASK) |
+		   ((unsigned long)(order & 0xf) << PG_FOLIO_ORDER_SHIFT);
+}
+
 /* Only for a page nobody else can see yet (not in a page cache, not on an LRU). */
 static inline void set_page_ra_window(struct page *p, uint32_t window)
 {
@@ -126,7 +155,7 @@ static inline void set_page_ra_window(struct page *p, uint32_t window)
 #define PAGE_FLAGS_CLEAR_ON_ALLOC                                                \
 	(BIT(PG_uptodate) | BIT(PG_error) | BIT(PG_readahead) | BIT(PG_referenced) | \
 	 BIT(PG_readahead_io) | BIT(PG_owner_priv_1) | BIT(PG_dirty) | BIT(PG_active) |	\
-	 BIT(PG_window_thrashed) | PG_RA_WINDOW_MASK)
+	 BIT(PG_window_thrashed) | PG_RA_WINDOW_MASK | PG_FOLIO_ORDER_MASK)
 
 #define MAX_ORDER	11		/* orders 0..10: blocks up to 1024 pages */
 

@@ -46,6 +46,8 @@ struct address_space {
 	struct page ***hash;
 	unsigned int hash_bits;
 	const char *name;			/* for traces: a path or a disk name */
+	uint64_t trace_ino;			/* for Linux-style traces: the inode number */
+	uint32_t trace_dev;			/*   and the disk, major << 20 | minor */
 	/* Readahead pages evicted before anyone read them (mm/ratrace.c counts). */
 	unsigned long ra_thrashed;
 	unsigned long ra_thrashed_windows;	/* windows with at least one of those */

@@ -151,6 +151,16 @@ static int cmd_ralist(int argc, char **argv)
 }
 KCMD(ralist, cmd_ralist, "ralist", "list the readahead algorithms that ra= accepts");
 
+static const char *const ratrace_formats[] = {"lookahead", "linux", NULL};
+
+/* Does event @e show in @format (the Linux events are ra=linux's alone)? */
+static bool ratrace_shows(const struct ra_trace_event *e, int linux_format)
+{
+	if (e->kind != RA_EV_DECISION)
+		return linux_format;
+	return !linux_format || !(e->algo->flags & RA_ALGO_LINUX_EVENTS);
+}
+
 static int cmd_ratrace(int argc, char **argv)
 {
 	static const struct kv_spec specs[] = {
@@ -158,12 +168,15 @@ static int cmd_ratrace(int argc, char **argv)
 		{ "last", KV_UINT, NULL, "print only the last N events" },
 		{ "file", KV_STRING, NULL, "print only the events of this file (its path)" },
 		{ "clear", KV_BOOL, NULL, "forget the events after printing them" },
+		{ "format", KV_ENUM, ratrace_formats,
+		  "lookahead (a decision a line) or linux (as Linux's readahead tracepoints)" },
 	};
 	struct kv_value v[ARRAY_SIZE(specs)];
 	unsigned int held = ra_trace_count(), from = 0, to, printed = 0, match = 0;
 	uint64_t total = ra_trace_total();
 	char tail[RA_TRACE_NAME];
 	struct result r;
+	int linux_format;
 
 	if (kcmd_args(argc, argv, specs, ARRAY_SIZE(specs), v, NULL))
 		return -EINVAL;
@@ -171,15 +184,20 @@ static int cmd_ratrace(int argc, char **argv)
 		printf("ratrace: first= and last= together: which end of the ring?\n");
 		return -EINVAL;
 	}
+	linux_format = v[4].present && v[4].u == 1;
 	if (v[2].present)
 		ra_trace_name_tail(tail, v[2].s);
 	if (total > held)
 		printf("ratrace: %llu earlier events lost: the ring holds the last %u "
 		       "(ratrace_events=N at boot holds more; ratrace clear=1 before a run)\n",
 		       (unsigned long long)(total - held), ra_trace_capacity());
-	/* first= and last= count the events that file= lets through */
-	for (unsigned int n = 0; n < held; n++)
-		match += !v[2].present || !strcmp(ra_trace_get(n)->file, tail);
+	/* first= and last= count the events that file= and format= let through */
+	for (unsigned int n = 0; n < held; n++) {
+		const struct ra_trace_event *e = ra_trace_get(n);
+
+		match += (!v[2].present || !strcmp(e->file, tail)) &&
+			 ratrace_shows(e, linux_format);
+	}
 	to = match;
 	if (v[0].present && v[0].u < match)
 		to = (unsigned int)v[0].u;
@@ -189,11 +207,13 @@ static int cmd_ratrace(int argc, char **argv)
 	for (unsigned int n = 0; n < held; n++) {
 		const struct ra_trace_event *e = ra_trace_get(n);
 
-		if (v[2].present && strcmp(e->file, tail))
+		if ((v[2].present && strcmp(e->file, tail)) || !ratrace_shows(e, linux_format))
 			continue;
 		if (match >= from && match < to) {
-			ra_trace_print(e);
-			printed++;
+			if (linux_format)
+				printed += (unsigned int)ra_trace_print_linux(e);
+			else
+				ra_trace_print(e), printed++;
 		}
 		match++;
 	}
@@ -202,13 +222,14 @@ static int cmd_ratrace(int argc, char **argv)
 	result_u64(&r, "held", held);
 	result_u64(&r, "printed", printed);
 	result_u64(&r, "overwritten", total - held);
+	result_str(&r, "format", ratrace_formats[linux_format]);
 	result_cases(&r, &ra_global_stats);
 	result_end(&r);
 	if (v[3].present && v[3].u)
 		ra_trace_reset();
 	return 0;
 }
-KCMD(ratrace, cmd_ratrace, "ratrace [first=N|last=N] [file=PATH] [clear=1]",
+KCMD(ratrace, cmd_ratrace, "ratrace [first=N|last=N] [file=PATH] [clear=1] [format=linux]",
      "print the readahead decisions recorded since boot or the last clear");
 
 static int cmd_rastat(int argc, char **argv)

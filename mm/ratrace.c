@@ -113,6 +113,9 @@ static __attribute__((noinline)) void trace_ring_record(struct address_space *ma
 
 	e->time_ns = ktime_ns();
 	ra_trace_name_tail(e->file, mapping ? mapping->name : NULL);
+	e->kind = RA_EV_DECISION;
+	e->ino = mapping ? mapping->trace_ino : 0;
+	e->dev = mapping ? mapping->trace_dev : 0;
 	e->offset = offset;
 	e->req_size = req_size;
 	e->algo = ra->algo;
@@ -125,6 +128,60 @@ static __attribute__((noinline)) void trace_ring_record(struct address_space *ma
 	e->ahead_start = ra->ahead_start;
 	e->ahead_size = ra->ahead_size;
 	e->actual = call->actual;
+	e->order = 0;
+	e->ra_pages = (unsigned int)ra->ra_pages;
+	e->mmap_miss = 0;
+	e->prev_pos = -1;
+}
+
+/* The ring's part of ra_trace_linux(), under its hold. */
+static __attribute__((noinline)) void trace_ring_linux(struct address_space *mapping,
+						       struct file_ra_state *ra,
+						       enum ra_event_kind kind, pgoff_t index,
+						       unsigned long count, unsigned int order,
+						       unsigned long size, unsigned long async,
+						       unsigned int ra_pages, unsigned int mmap_miss,
+						       int64_t prev_pos)
+{
+	struct ra_trace_event *e;
+	unsigned long flags = local_irq_save();
+
+	if (ra_trace_watch && ra_trace_watch->ra != ra) {
+		local_irq_restore(flags);
+		return;
+	}
+	e = &ra_ring[ra_ring_total % ra_ring_size];
+	ra_ring_total++;
+	local_irq_restore(flags);
+	memset(e, 0, sizeof(*e));
+	e->time_ns = ktime_ns();
+	ra_trace_name_tail(e->file, mapping ? mapping->name : NULL);
+	e->kind = (uint8_t)kind;
+	e->ino = mapping ? mapping->trace_ino : 0;
+	e->dev = mapping ? mapping->trace_dev : 0;
+	e->algo = ra->algo;
+	e->offset = index;
+	e->req_size = count;
+	e->order = order;
+	e->ra_size = size;
+	e->la_size = async;
+	e->ra_pages = ra_pages;
+	e->mmap_miss = mmap_miss;
+	e->prev_pos = prev_pos;
+}
+
+void ra_trace_linux(struct address_space *mapping, struct file_ra_state *ra,
+		    enum ra_event_kind kind, pgoff_t index, unsigned long count,
+		    unsigned int order, unsigned long size, unsigned long async,
+		    unsigned int ra_pages, unsigned int mmap_miss, int64_t prev_pos)
+{
+	struct ktime_hold hold;
+
+	/* an instrument, like the decisions' ring (ra_trace_record()) */
+	ktime_hold_begin(&hold);
+	trace_ring_linux(mapping, ra, kind, index, count, order, size, async, ra_pages,
+			 mmap_miss, prev_pos);
+	ktime_hold_end(&hold);
 }
 
 void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
@@ -196,6 +253,8 @@ void ra_trace_reset(void)
 
 void ra_trace_print(const struct ra_trace_event *e)
 {
+	if (e->kind != RA_EV_DECISION)
+		return;	/* Linux's tracepoints print with ra_trace_print_linux() */
 	printf("ratrace: t=%llu.%06llu file=%s algo=%s case=%s offset=%lu req=%lu "
 	       "ra_index=%lu ra_size=%lu la_size=%lu",
 	       (unsigned long long)(e->time_ns / NSEC_PER_SEC),
@@ -215,6 +274,68 @@ void ra_trace_print(const struct ra_trace_event *e)
 	/* a call that read nothing was neither: the reader's wait is about I/O */
 	printf(" actual=%lu io=%s%s\n", e->actual, !e->actual ? "none" : e->async ? "async" : "sync",
 	       e->congested ? " congested" : "");
+}
+
+/* Linux's "dev=%d:%d": MAJOR and MINOR of the (20-bit minor) dev_t. */
+static void print_linux_head(const char *event, const struct ra_trace_event *e)
+{
+	printf("%s: dev=%u:%u ino=%llx", event, e->dev >> 20, e->dev & 0xfffff,
+	       (unsigned long long)e->ino);
+}
+
+static void print_linux_op(const char *event, const struct ra_trace_event *e, pgoff_t index,
+			   unsigned long req, unsigned int order, unsigned long size,
+			   unsigned long async, unsigned int ra_pages, unsigned int mmap_miss,
+			   long long prev_pos)
+{
+	print_linux_head(event, e);
+	printf(" index=%lu req_count=%lu order=%u size=%lu async_size=%lu ra_pages=%u "
+	       "mmap_miss=%u prev_pos=%lld\n",
+	       index, req, order, size, async, ra_pages, mmap_miss, prev_pos);
+}
+
+static void print_linux_unbounded(const struct ra_trace_event *e, pgoff_t index,
+				  unsigned long nr, unsigned long lookahead)
+{
+	print_linux_head("page_cache_ra_unbounded", e);
+	printf(" index=%lu nr_to_read=%lu lookahead_size=%lu\n", index, nr, lookahead);
+}
+
+int ra_trace_print_linux(const struct ra_trace_event *e)
+{
+	switch (e->kind) {
+	case RA_EV_SYNC_RA:
+	case RA_EV_ASYNC_RA:
+		print_linux_op(e->kind == RA_EV_SYNC_RA ? "page_cache_sync_ra"
+							: "page_cache_async_ra",
+			       e, e->offset, e->req_size, e->order, e->ra_size, e->la_size,
+			       e->ra_pages, e->mmap_miss, (long long)e->prev_pos);
+		return 1;
+	case RA_EV_RA_ORDER:
+		print_linux_head("page_cache_ra_order", e);
+		printf(" index=%lu order=%u size=%lu async_size=%lu ra_pages=%u\n", e->offset,
+		       e->order, e->ra_size, e->la_size, e->ra_pages);
+		return 1;
+	case RA_EV_RA_UNBOUNDED:
+		print_linux_unbounded(e, e->offset, e->req_size, e->la_size);
+		return 1;
+	default:
+		break;
+	}
+	/* an algorithm that records Linux's events itself has printed them already */
+	if (e->algo->flags & RA_ALGO_LINUX_EVENTS)
+		return 0;
+	/*
+	 * Another algorithm's decision, as Linux's tracepoints would say it: the
+	 * call (sync on a miss, async on a mark), then what it read. Its own
+	 * state before the call is not kept: the window decided stands in.
+	 */
+	print_linux_op(e->async ? "page_cache_async_ra" : "page_cache_sync_ra", e, e->offset,
+		       e->req_size, 0, e->ra_size, e->la_size, 0, 0, -1);
+	if (!e->actual)
+		return 1;
+	print_linux_unbounded(e, e->ra_index, e->ra_size, e->la_size);
+	return 2;
 }
 
 /* The last window number handed out (0 is "no window"), and the largest window so far. */

@@ -313,6 +313,101 @@ int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 	return ret;
 }
 
+/* --- windows of folios (ra=linux's mechanism, Linux's read_pages()) -------------------- */
+
+void ra_batch_begin(struct ra_batch *b, unsigned long window_pages)
+{
+	INIT_LIST_HEAD(&b->pages);
+	b->nr = 0;
+	b->window_pages = window_pages;
+	b->window = 0;
+	b->born_us = 0;
+	b->submitted = 0;
+}
+
+int ra_batch_add_folio(struct address_space *mapping, struct ra_batch *b, pgoff_t index,
+		       unsigned int order, bool mark)
+{
+	unsigned long n = 1UL << order, i;
+	LIST_HEAD(folio);
+
+	if (order > RA_MAX_FOLIO_ORDER || index & (n - 1))
+		return -EINVAL;
+	/* a folio goes in whole or not at all (Linux's xarray refuses an overlap) */
+	for (i = 0; i < n; i++) {
+		struct page *page = find_get_page(mapping, index + i);
+
+		if (page) {
+			page_cache_release(page);
+			return -EEXIST;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct page *page = page_cache_alloc(mapping);
+
+		if (!page) {
+			while (!list_empty(&folio)) {
+				page = list_first_entry(&folio, struct page, lru);
+				list_del(&page->lru);
+				page_cache_release(page);
+			}
+			return -ENOMEM;
+		}
+		list_add_tail(&page->lru, &folio);
+	}
+	if (!b->window) {
+		b->window = ra_window_number(b->window_pages);
+		b->born_us = (uint32_t)(ktime_ns() / NSEC_PER_USEC);
+	}
+	for (i = 0; i < n; i++) {
+		struct page *page = list_first_entry(&folio, struct page, lru);
+		int err;
+
+		list_del(&page->lru);
+		set_page_ra_window(page, b->window);
+		set_page_folio_order(page, order);
+		/* the folio's mark: on each of its pages, so a reader meets it on any */
+		if (mark)
+			SetPageReadahead(page);
+		SetPageReadaheadIO(page);
+		ra_page_born(page, b->born_us);
+		err = add_to_page_cache(page, mapping, index + i);
+		if (err) {
+			/* only memory for the index can fail here: nobody else adds pages */
+			page_cache_release(page);
+			while (!list_empty(&folio)) {
+				page = list_first_entry(&folio, struct page, lru);
+				list_del(&page->lru);
+				page_cache_release(page);
+			}
+			return err;
+		}
+		list_add_tail(&page->lru, &b->pages);
+		b->nr++;
+	}
+	return 0;
+}
+
+unsigned long ra_batch_read(struct address_space *mapping, struct file *filp,
+			    struct ra_batch *b)
+{
+	unsigned long nr = b->nr;
+
+	if (nr) {
+		read_pages(mapping, filp, &b->pages, b->nr);
+		INIT_LIST_HEAD(&b->pages);
+		b->submitted += nr;
+		b->nr = 0;
+	}
+	return nr;
+}
+
+void ra_batch_end(struct file *filp, struct ra_batch *b)
+{
+	if (b->submitted)
+		ra_window_submitted(filp ? &filp->f_ra : NULL);
+}
+
 int do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 			    pgoff_t offset, unsigned long nr_to_read)
 {

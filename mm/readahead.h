@@ -43,6 +43,7 @@ extern const char *const ra_fadvise_names[];	/* "normal", ..., NULL */
 #define RA_ALGO_AHEAD_WINDOW	0x04	/* has 2.6.20's ahead window (traced) */
 #define RA_ALGO_LOOKAHEAD	0x08	/* honours no_lookahead (bench ra_async=0) */
 #define RA_ALGO_FAULT_NO_PREV	0x10	/* a fault does not move prev_index (mainline) */
+#define RA_ALGO_LINUX_EVENTS	0x20	/* records Linux's tracepoints itself (ratrace format=linux) */
 
 /*
  * A readahead algorithm. Every hook but ->sync may be NULL. @req_size is
@@ -392,6 +393,35 @@ bool ra_read_as_is(struct address_space *mapping, struct file_ra_state *ra, stru
 int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 			      pgoff_t offset, unsigned long nr_to_read,
 			      unsigned long lookahead_size);
+/*
+ * A window read as folios (ra=linux's mechanism, after Linux's
+ * page_cache_ra_order() and read_pages()): pages are added a folio at a
+ * time, each page of a folio carrying its order (page_folio_order()) and,
+ * for a marked folio, PG_readahead; ra_batch_read() hands what was added
+ * so far to the filesystem in one ->readpages (Linux submits a batch at a
+ * cached page or a failure, then goes on); ra_batch_end() counts the
+ * window once if any page went to the disk.
+ */
+#define RA_MAX_FOLIO_ORDER	11	/* Linux's MAX_PAGECACHE_ORDER is 9; async asks up to 11 */
+struct ra_batch {
+	struct list_head pages;
+	unsigned long nr;		/* pages added since the last ra_batch_read() */
+	unsigned long submitted;	/* pages handed to the filesystem in all */
+	unsigned long window_pages;	/* the window's size, for thrashed-window counting */
+	uint32_t window, born_us;
+};
+void ra_batch_begin(struct ra_batch *b, unsigned long window_pages);
+/*
+ * Add the folio of 2^@order pages at @index (aligned to its size): 0,
+ * -EEXIST if any of its pages is cached (nothing added), -ENOMEM, -EINVAL.
+ */
+int ra_batch_add_folio(struct address_space *mapping, struct ra_batch *b, pgoff_t index,
+		       unsigned int order, bool mark);
+/* Read the pages added since the last call; returns how many. */
+unsigned long ra_batch_read(struct address_space *mapping, struct file *filp,
+			    struct ra_batch *b);
+void ra_batch_end(struct file *filp, struct ra_batch *b);
+
 /* The same, but returns -EAGAIN without reading when the queue is read-congested. */
 int do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 			    pgoff_t offset, unsigned long nr_to_read);
@@ -440,21 +470,43 @@ int ra_lead_median_bucket(const struct ra_stats *st);
 
 #define RA_TRACE_NAME	24	/* bytes of the file name kept (the tail) */
 
+/*
+ * What an event of the ring is: a decision of any algorithm (the default
+ * `ratrace` lines), or one of Linux's readahead tracepoints as ra=linux
+ * fires them (include/trace/events/readahead.h; `ratrace format=linux`).
+ */
+enum ra_event_kind {
+	RA_EV_DECISION,
+	RA_EV_SYNC_RA,		/* page_cache_sync_ra: the state before the decision */
+	RA_EV_ASYNC_RA,		/* page_cache_async_ra: likewise */
+	RA_EV_RA_ORDER,		/* page_cache_ra_order: the new window, the order asked */
+	RA_EV_RA_UNBOUNDED,	/* page_cache_ra_unbounded: index, nr_to_read, lookahead */
+	RA_EV_NR_KINDS
+};
+
 struct ra_trace_event {
 	uint64_t time_ns;
 	char file[RA_TRACE_NAME];
-	pgoff_t offset;			/* where the reader was */
-	unsigned long req_size;		/* pages the reader asked for */
+	uint64_t ino;			/* the file's inode number (mapping->trace_ino) */
+	uint32_t dev;			/* its disk as Linux numbers it: major << 20 | minor */
+	uint8_t kind;			/* enum ra_event_kind */
+	pgoff_t offset;			/* where the reader was (Linux: index) */
+	unsigned long req_size;		/* pages the reader asked for (Linux: req_count,
+					 * nr_to_read) */
 	const struct ra_algorithm *algo;
 	uint8_t rcase;			/* enum ra_case */
 	bool async;			/* the reader was not waiting for these pages */
 	bool congested;			/* bdi_read_congested() at the time */
 	pgoff_t ra_index;		/* window decided: start */
-	unsigned long ra_size;		/*   pages */
-	unsigned long la_size;		/*   lookahead pages (on-demand) */
+	unsigned long ra_size;		/*   pages (Linux: size) */
+	unsigned long la_size;		/*   lookahead pages (Linux: async_size,
+					 *   lookahead_size) */
 	pgoff_t ahead_start;		/* legacy: ahead window */
 	unsigned long ahead_size;
 	unsigned long actual;		/* pages submitted for I/O */
+	/* Linux's tracepoints only */
+	unsigned int order, ra_pages, mmap_miss;
+	int64_t prev_pos;
 };
 
 #define RA_TRACE_EVENTS	4096	/* default ring size; older events are overwritten */
@@ -514,6 +566,24 @@ const char *ra_case_name(enum ra_case c);
 void ra_trace_name_tail(char *dst, const char *name);
 /* Print event @e as one "ratrace:" line of key=value pairs. */
 void ra_trace_print(const struct ra_trace_event *e);
+/*
+ * Print @e as Linux's tracepoint prints it ("page_cache_sync_ra: dev=8:0
+ * ino=1c index=..."): ra=linux's own events as they are; another
+ * algorithm's decision as the tracepoints a Linux kernel making that
+ * decision would fire: page_cache_sync_ra or page_cache_async_ra (the
+ * window fields from the event, order 0), then page_cache_ra_unbounded
+ * for what it submitted. Returns the lines printed.
+ */
+int ra_trace_print_linux(const struct ra_trace_event *e);
+/*
+ * Record one of Linux's tracepoints (ra=linux): @index, @count (req_count
+ * or nr_to_read), @size and @async (async_size or lookahead_size), @order,
+ * @ra_pages, @mmap_miss, @prev_pos as the tracepoint takes them.
+ */
+void ra_trace_linux(struct address_space *mapping, struct file_ra_state *ra,
+		    enum ra_event_kind kind, pgoff_t index, unsigned long count,
+		    unsigned int order, unsigned long size, unsigned long async,
+		    unsigned int ra_pages, unsigned int mmap_miss, int64_t prev_pos);
 
 /*
  * The number of a new readahead window of at most @nr_pages, which
