@@ -482,6 +482,16 @@ ssize_t bench_pread(struct bench *b, struct file *f, void *buf, size_t len, loff
 	return n;
 }
 
+uint64_t bench_touch(struct bench *b, struct file *f, uintptr_t va, loff_t pos)
+{
+	uint64_t t0 = ktime_ns();
+	/* the aligned word holding the byte: one load, in the same page */
+	uint64_t word = *(const volatile uint64_t *)(va & ~7UL);
+
+	after_read(b, f, &word, sizeof(word), pos & ~7LL, ktime_ns() - t0);
+	return word;
+}
+
 /* --- phases ---------------------------------------------------------------------------- */
 
 static void model_snapshot(struct block_device *bdev, uint64_t *m)

@@ -166,6 +166,12 @@ void bench_close(struct bench *b, struct file *f);
 /* read(2) / pread(2), timed and checked; a failed or wrong read counts as an error. */
 ssize_t bench_read(struct bench *b, struct file *f, void *buf, size_t len);
 ssize_t bench_pread(struct bench *b, struct file *f, void *buf, size_t len, loff_t pos);
+/*
+ * A load through a mapping of @f at @va (file offset @pos): the page fault
+ * path reads what it needs, as a program touching a mapped file. Timed and
+ * checked like a read of the 8-byte word holding the byte; returns it.
+ */
+uint64_t bench_touch(struct bench *b, struct file *f, uintptr_t va, loff_t pos);
 /* The size of the open file. */
 loff_t bench_size(struct file *f);
 /*

@@ -41,6 +41,7 @@
 #include "bench/replay.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
+#include "mm/filemap.h"
 #include "mm/mm.h"
 
 #define REPLAY_LOG_MAX	    ((loff_t)KMALLOC_MAX_SIZE) /* the log is read whole into one buffer */
@@ -51,6 +52,7 @@
 
 static const char *const timing_names[] = {"asap", "recorded", NULL};
 static const char *const files_names[] = {"close", "keep", NULL};
+static const char *const access_names[] = {"read", "mmap", NULL};
 
 static const struct bench_param replay_params[] = {
 	{"log", KV_STRING, NULL, (uintptr_t) "", 0, 0,
@@ -59,6 +61,8 @@ static const struct bench_param replay_params[] = {
 	 "asap, or recorded: the log's waits and timestamps as think time"},
 	{"files", KV_ENUM, files_names, 0, 0, 0,
 	 "close: opens and closes as logged; keep: one open per file to the end"},
+	{"access", KV_ENUM, access_names, 0, 0, 0,
+	 "read: each read a pread; mmap: each open maps the file, each read touches its pages"},
 };
 
 /* One action line, as the replay needs it. */
@@ -82,6 +86,7 @@ struct rop_chunk {
 struct rfile {
 	char *path; /* FILES_DIR + the log's name */
 	struct file *f;
+	struct file_mmap map; /* access=mmap: the open's mapping (map.pages NULL: none) */
 	loff_t size;
 	uint64_t opens, reads, bytes, short_reads;
 	struct ra_stats ra; /* its opens' counters, added up as they close */
@@ -99,7 +104,7 @@ struct replay {
 	uint32_t max_read;
 	struct rfile *files;
 	void *buf;
-	bool recorded, keep;
+	bool recorded, keep, mmap;
 	/* what the phase did */
 	uint64_t think_ns, late, short_reads, kept_opens;
 	uint32_t stopped_line;
@@ -287,6 +292,8 @@ static void close_rfile(struct replay *r, struct rfile *rf)
 {
 	struct ra_stats st;
 
+	if (rf->map.pages)
+		filemap_munmap(&rf->map);
 	ra_file_stats(&rf->f->f_ra, &st);
 	ra_stats_add(&rf->ra, &st);
 	bench_close(r->b, rf->f);
@@ -311,6 +318,45 @@ static void pause_before(struct replay *r, const struct rop *o, uint64_t *anchor
 		*anchor = ktime_ns(); /* the next wait counts from this one's end */
 }
 
+/*
+ * access=mmap: map the open file as a program would (lrrun's mmap(), then
+ * the madvise() matching the phase's advice: sequential and random set the
+ * mapping's hint, willneed reads the range ahead once more).
+ */
+static int map_rfile(struct replay *r, struct rfile *rf)
+{
+	static const enum filemap_advice fault_advice[] = {
+		[FADV_NORMAL] = FAULT_ADV_NORMAL, [FADV_SEQUENTIAL] = FAULT_ADV_SEQUENTIAL,
+		[FADV_RANDOM] = FAULT_ADV_RANDOM, [FADV_WILLNEED] = FAULT_ADV_NORMAL,
+	};
+	int err = filemap_mmap(rf->f, fault_advice[r->b->advice], &rf->map);
+
+	if (err) {
+		snprintf(r->why, sizeof(r->why), "%s would not map: %s", rf->path, errname(err));
+		return err;
+	}
+	if (r->b->advice == FADV_WILLNEED)
+		file_ra_fadvise(rf->f, 0, rf->size, FADV_WILLNEED);
+	return 0;
+}
+
+/* access=mmap's read: the byte at @offset, then the first byte of each later page. */
+static ssize_t touch_pages(struct replay *r, struct rfile *rf, uint64_t offset, uint64_t len)
+{
+	uint64_t pos = offset, end = offset + len;
+
+	while (pos < end) {
+		bench_touch(r->b, rf->f, rf->map.va + pos, (loff_t)pos);
+		if (rf->map.error) {
+			snprintf(r->why, sizeof(r->why), "a fault at page %lu of %s failed: %s",
+				 rf->map.error_index, rf->path, errname(rf->map.error));
+			return rf->map.error;
+		}
+		pos = (pos | (PAGE_SIZE - 1)) + 1;
+	}
+	return (ssize_t)len;
+}
+
 static int replay_one(struct replay *r, const struct rop *o)
 {
 	struct rfile *rf = o->file >= 0 ? &r->files[o->file] : NULL;
@@ -328,6 +374,8 @@ static int replay_one(struct replay *r, const struct rop *o)
 			snprintf(r->why, sizeof(r->why), "%s would not open", rf->path);
 			return -EIO;
 		}
+		if (r->mmap && rf->size && map_rfile(r, rf))
+			return -EIO;
 		rf->opens++;
 		return 0;
 	case IOLOG_CLOSE:
@@ -338,7 +386,8 @@ static int replay_one(struct replay *r, const struct rop *o)
 		expect = o->offset >= (uint64_t)rf->size
 				 ? 0
 				 : min_t(uint64_t, o->length, (uint64_t)rf->size - o->offset);
-		n = bench_pread(r->b, rf->f, r->buf, o->length, (loff_t)o->offset);
+		n = r->mmap ? touch_pages(r, rf, o->offset, expect)
+			    : bench_pread(r->b, rf->f, r->buf, o->length, (loff_t)o->offset);
 		rf->reads++;
 		if (n > 0)
 			rf->bytes += (uint64_t)n;
@@ -498,6 +547,7 @@ static int replay_run(struct bench *b)
 	r->log_path = bench_s(b, "log");
 	r->recorded = bench_u(b, "timing") == 1;
 	r->keep = bench_u(b, "files") == 1;
+	r->mmap = bench_u(b, "access") == 1;
 	if (!r->log_path[0]) {
 		pr_err("bench replay: which log? log=PATH (tools/mkbench --iolog puts them in "
 		       "/replay/logs/)\n");

@@ -338,6 +338,7 @@ static int cmd_blockdev(int argc, char **argv)
 			return -EINVAL;
 		}
 		b->bdi.ra_pages = (unsigned long)(v[1].u * 1024 / PAGE_SIZE);
+		b->bdi.ra_pages_set = true;
 	}
 	pr_info("%s: readahead %lu KiB, elevator %s, %u requests (read-congested from %u until "
 		"below %u)\n",

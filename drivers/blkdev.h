@@ -70,6 +70,9 @@ struct bio {
 struct backing_dev_info {
 	unsigned long ra_pages; /* default maximum readahead, in pages */
 	unsigned long io_pages; /* largest request the device takes (max_sectors_kb), pages */
+	/* ra_pages was chosen (ra_kb= at boot, blockdev ra_kb=): no algorithm's own default */
+	bool ra_pages_set;
+	bool rotational;	/* a spinning disk (IDENTIFY word 217 is not 1) */
 	/* Set by the block layer: true while the request queue is full. */
 	bool (*congested_fn)(struct backing_dev_info *bdi);
 	void *congested_data;
@@ -110,6 +113,7 @@ struct block_device {
 	unsigned int queue_depth; /* requests the driver may have in flight */
 	char model[41], serial[21], firmware[9];
 	bool ncq;
+	bool nonrot;		  /* the device says it does not spin (ATA IDENTIFY word 217 = 1) */
 	struct backing_dev_info bdi;
 	struct address_space bd_mapping; /* the raw device's page cache (metadata) */
 	struct disk_stats stats;

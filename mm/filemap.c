@@ -159,7 +159,7 @@ ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff
 	struct address_space *mapping = filp->f_mapping;
 	struct file_ra_state *ra = &filp->f_ra;
 	const struct ra_algorithm *algo = ra->algo;
-	bool as_is = ra->advice == FADV_RANDOM;
+	bool as_is = ra->read_as_is;
 	loff_t isize = mapping->size;
 	pgoff_t index, end_index, last_index, next_index, prev_index;
 	unsigned long offset;
@@ -277,6 +277,8 @@ find_page:
 	if (!(algo->flags & RA_ALGO_KEEPS_PREV))
 		ra->prev_index = prev_index;
 	*ppos = ((loff_t)index << PAGE_CACHE_SHIFT) + (loff_t)offset;
+	if (copied)
+		ra->prev_pos = *ppos;
 	/* A short read returns what it has; the next read meets the error and reports it. */
 	if (copied)
 		return (ssize_t)copied;
@@ -352,6 +354,7 @@ struct page *filemap_fault(struct file *file, pgoff_t pgoff, enum filemap_advice
 	}
 
 	page = find_get_page(mapping, pgoff);
+	ra->fault_waited = !page || PageLocked(page) || PageReadahead(page);
 	if (!page) {
 		if (algo->fault_sync)
 			algo->fault_sync(file, pgoff, advice);
@@ -432,7 +435,7 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 	struct address_space *mapping = in->f_mapping;
 	struct file_ra_state *ra = &in->f_ra;
 	const struct ra_algorithm *algo = ra->algo;
-	bool as_is = ra->advice == FADV_RANDOM;
+	bool as_is = ra->read_as_is;
 	struct page *pages[PIPE_BUFFERS];
 	unsigned int nr_pages, page_nr, loff;
 	pgoff_t index, end_index;

@@ -67,6 +67,12 @@ struct file_mmap {
 /* Largest file filemap_mmap() maps (the pages[] array is one kmalloc). */
 #define FILEMAP_MMAP_MAX	(2ULL << 30)
 
+/*
+ * Map @page at @index of @m without a fault (fault-around), taking a
+ * reference for the mapping; -EEXIST if something is mapped there.
+ */
+int filemap_mmap_map(struct file_mmap *m, pgoff_t index, struct page *page);
+
 /* Map @file (a non-empty regular file up to FILEMAP_MMAP_MAX); 0 or -errno. */
 int filemap_mmap(struct file *file, enum filemap_advice advice, struct file_mmap *m);
 /* Unmap every page, drop their references and free the bookkeeping. */

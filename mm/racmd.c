@@ -66,6 +66,7 @@ static int ra_boot_init(void)
 			return -EINVAL;
 		}
 		pages = (unsigned long)(kb * 1024 / PAGE_SIZE);
+		ra_default_pages_set = true;
 	}
 	if (algo->flags & RA_ALGO_NO_WINDOW)
 		pages = 0;

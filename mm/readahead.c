@@ -22,6 +22,7 @@
 
 const struct ra_algorithm *ra_default_algo = &ra_algo_ondemand;
 unsigned long ra_default_pages = MAX_RA_PAGES;
+bool ra_default_pages_set;
 
 /* --- the registry ------------------------------------------------------------------ */
 
@@ -118,6 +119,7 @@ static void ra_reset_window(struct file_ra_state *ra)
 	/* -1: the first read, at offset 0, looks sequential to every algorithm */
 	ra->prev_index = -1UL;
 	ra->prev_offset = 0;
+	ra->prev_pos = -1;
 }
 
 void file_ra_state_init(struct file_ra_state *ra, struct address_space *mapping)
@@ -137,16 +139,19 @@ void file_ra_state_init(struct file_ra_state *ra, struct address_space *mapping)
 
 void file_ra_set_algo(struct file_ra_state *ra, const struct ra_algorithm *algo)
 {
+	struct backing_dev_info *bdi = ra->mapping ? ra->mapping->backing_dev_info : NULL;
+
 	ra_reset_window(ra);
 	ra->algo = algo;
 	if (algo->init)
 		algo->init(ra);
 	if (algo->flags & RA_ALGO_NO_WINDOW)
 		ra->ra_pages = 0;
-	else if (ra->ra_pages == 0)
-		ra->ra_pages = ra->mapping && ra->mapping->backing_dev_info
-				       ? ra->mapping->backing_dev_info->ra_pages
-				       : ra_default_pages;
+	else if (bdi && !bdi->ra_pages_set && algo->default_ra_pages)
+		/* nobody chose the device's window: the algorithm's kernel's own default */
+		ra->ra_pages = min_t(unsigned long, algo->default_ra_pages(bdi), RA_MAX_WINDOW);
+	else if (ra->ra_pages == 0 || (bdi && !bdi->ra_pages_set))
+		ra->ra_pages = bdi ? bdi->ra_pages : ra_default_pages;
 }
 
 int file_ra_set_max_pages(struct file_ra_state *ra, unsigned long pages)
@@ -166,12 +171,15 @@ int file_ra_fadvise(struct file *filp, loff_t offset, loff_t len, enum ra_fadvis
 
 	if (offset < 0 || len < 0)
 		return -EINVAL;
+	if (ra->algo->fadvise)
+		return ra->algo->fadvise(filp, offset, len, advice);
 	switch (advice) {
 	case FADV_NORMAL:
 	case FADV_RANDOM:
 		if (ra->advice == FADV_SEQUENTIAL)
 			ra->ra_pages = ra->advice_pages;
 		ra->advice = advice;
+		ra->read_as_is = advice == FADV_RANDOM;
 		return 0;
 	case FADV_SEQUENTIAL:
 		if (ra->advice != FADV_SEQUENTIAL) {
@@ -179,6 +187,7 @@ int file_ra_fadvise(struct file *filp, loff_t offset, loff_t len, enum ra_fadvis
 			ra->ra_pages = min_t(unsigned long, 2 * ra->ra_pages, RA_MAX_WINDOW);
 		}
 		ra->advice = advice;
+		ra->read_as_is = false;
 		return 0;
 	case FADV_WILLNEED:
 		if (filp->f_mapping->size <= 0 || offset >= filp->f_mapping->size)

@@ -26,6 +26,8 @@
 struct file;
 struct file_ra_state;
 struct ra_call;
+struct file_mmap;
+struct backing_dev_info;
 
 /* madvise()-style access hints of a file mapping (VM_SequentialReadHint ...). */
 enum filemap_advice { FAULT_ADV_NORMAL, FAULT_ADV_SEQUENTIAL, FAULT_ADV_RANDOM, FAULT_ADV_NR };
@@ -84,6 +86,29 @@ struct ra_algorithm {
 	void (*fault_async)(struct file *file, struct page *page, pgoff_t pgoff,
 			    enum filemap_advice advice);
 	void (*readdir)(struct file *filp, struct address_space *bd_mapping, pgoff_t index);
+	/*
+	 * posix_fadvise() for this algorithm's files, when its kernel did it
+	 * differently from 2.6.22 (file_ra_fadvise()); NULL: 2.6.22's.
+	 */
+	int (*fadvise)(struct file *filp, loff_t offset, loff_t len, enum ra_fadvise advice);
+	/*
+	 * Its kernel's default window for a device whose readahead no one set
+	 * (no ra_kb=, no blockdev ra_kb=); NULL: the device's, 128 KiB.
+	 */
+	unsigned long (*default_ra_pages)(const struct backing_dev_info *bdi);
+	/*
+	 * The mmap fault path's fault-around (Linux's do_fault_around()): called
+	 * on a fault before ->fault_sync/->fault_async with a way to map pages
+	 * of the mapping; true when it mapped the faulting page itself (the
+	 * fault is done). NULL: no fault-around (2.6).
+	 */
+	bool (*fault_around)(struct file_mmap *m, pgoff_t pgoff);
+	/*
+	 * A fault that would have let go of the mapping to wait (the page
+	 * missing, under I/O, or an async window started: Linux retries it)
+	 * has its page now; called before it is mapped. NULL: nothing.
+	 */
+	void (*fault_retry)(struct file_mmap *m, pgoff_t pgoff);
 };
 
 /* Register @algo (a const struct ra_algorithm) so that ra= finds it. */
@@ -201,6 +226,15 @@ struct file_ra_state {
 	unsigned long prev_index;	/* cache last read() position */
 	unsigned int prev_offset;	/* offset where last read() ended in a page */
 	/*
+	 * Today's Linux's prev_pos: the byte after the last one the previous
+	 * read() copied (-1 before any), set once per read when it ends.
+	 */
+	int64_t prev_pos;
+	/* The read paths read what is asked and call no algorithm (2.6.22's FADV_RANDOM). */
+	bool read_as_is;
+	/* The last fault waited (page missing or under I/O) or started an async window. */
+	bool fault_waited;
+	/*
 	 * On-demand without its look-ahead mark (bench ra_async=0): every
 	 * window is read when the reader misses its first page, never ahead of
 	 * it; the raw cost of giving up pipelining.
@@ -290,6 +324,8 @@ static inline void ra_set_window(struct file_ra_state *ra, pgoff_t offset, pgoff
 /* Boot defaults: the ra= and ra_kb= parameters (mm/racmd.c sets them at boot). */
 extern const struct ra_algorithm *ra_default_algo;
 extern unsigned long ra_default_pages;
+/* ra_kb= was given: the devices' window is chosen, no algorithm's own default applies */
+extern bool ra_default_pages_set;
 
 /* The registered algorithms, sorted by name: @i from 0 on, NULL past the last. */
 const struct ra_algorithm *ra_algo_at(unsigned int i);
