@@ -132,6 +132,7 @@ int filemap_mmap(struct file *file, enum filemap_advice advice, struct file_mmap
 		memset(page_address(zero_page), 0, PAGE_SIZE);
 	}
 	m->file = file;
+	m->map = filemap_mmap_map;
 	m->advice = advice;
 	m->size = size;
 	m->nr_pages = (pgoff_t)DIV_ROUND_UP((uint64_t)size, PAGE_SIZE);

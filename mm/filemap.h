@@ -62,6 +62,8 @@ struct file_mmap {
 	int error;			/* first fault that failed: -errno, or 0 */
 	pgoff_t error_index;
 	struct list_head link;		/* the mappings the fault hook searches */
+	/* filemap_mmap_map(), for fault-around in an algorithm (host builds have no VM) */
+	int (*map)(struct file_mmap *m, pgoff_t index, struct page *page);
 };
 
 /* Largest file filemap_mmap() maps (the pages[] array is one kmalloc). */

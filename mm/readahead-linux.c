@@ -79,12 +79,14 @@
 #define FAULT_AROUND_PAGES	16UL
 #define PTRS_PER_PTE		512UL
 
-/* struct file_ra_state's fields Linux has and lookahead's shared state does not. */
+/*
+ * struct file_ra_state's fields Linux has and lookahead's shared state does
+ * not (mmap_miss and prev_pos are there: ra->mmap_miss, ra->prev_pos).
+ */
 struct linux_ra {
 	pgoff_t start;
 	unsigned long size, async_size;
 	unsigned int order;
-	unsigned int mmap_miss;
 	bool fmode_random;	/* POSIX_FADV_RANDOM */
 };
 
@@ -100,7 +102,7 @@ static void trace_op(enum ra_event_kind kind, struct address_space *mapping,
 	struct linux_ra *l = lx(ra);
 
 	ra_trace_linux(mapping, ra, kind, index, req_count, l->order, l->size, l->async_size,
-		       (unsigned int)ra->ra_pages, l->mmap_miss, ra->prev_pos);
+		       (unsigned int)ra->ra_pages, (unsigned int)ra->mmap_miss, ra->prev_pos);
 }
 
 static bool page_cached(struct address_space *mapping, pgoff_t index)
@@ -446,10 +448,10 @@ static void linux_fault_sync(struct file *file, pgoff_t pgoff, enum filemap_advi
 		linux_sync(mapping, ra, file, pgoff, ra_pages);
 		return;
 	}
-	if (l->mmap_miss < MMAP_MISS_CAP)
-		l->mmap_miss++;
+	if (ra->mmap_miss < MMAP_MISS_CAP)
+		ra->mmap_miss++;
 	/* missing much more than hitting in this file: readahead only hurts */
-	if (l->mmap_miss > MMAP_LOTSAMISS)
+	if (ra->mmap_miss > MMAP_LOTSAMISS)
 		return;
 	/* read-around, the mark a quarter from its end */
 	l->start = pgoff > ra_pages / 2 ? pgoff - ra_pages / 2 : 0;
@@ -466,12 +468,11 @@ static void linux_fault_async(struct file *file, struct page *page, pgoff_t pgof
 			      enum filemap_advice advice)
 {
 	struct file_ra_state *ra = &file->f_ra;
-	struct linux_ra *l = lx(ra);
 
 	if (advice == FAULT_ADV_RANDOM || !ra->ra_pages)
 		return;
-	if (!PageLocked(page) && advice != FAULT_ADV_SEQUENTIAL && l->mmap_miss)
-		l->mmap_miss--;
+	if (!PageLocked(page) && advice != FAULT_ADV_SEQUENTIAL && ra->mmap_miss)
+		ra->mmap_miss--;
 	if (PageReadahead(page))
 		async_ra(file->f_mapping, ra, file, page, pgoff, ra->ra_pages);
 }
@@ -494,7 +495,7 @@ static bool fault_around(struct file_mmap *m, pgoff_t pgoff, bool tried)
 {
 	struct file *file = m->file;
 	struct address_space *mapping = file->f_mapping;
-	struct linux_ra *l = lx(&file->f_ra);
+	struct file_ra_state *ra = &file->f_ra;
 	pgoff_t from = pgoff & ~(FAULT_AROUND_PAGES - 1), to, index;
 	bool hit = false;
 
@@ -528,14 +529,14 @@ static bool fault_around(struct file_mmap *m, pgoff_t pgoff, bool tried)
 
 			if (!p)
 				continue;
-			if (filemap_mmap_map(m, i, p) == 0 && i == pgoff)
+			if (m->map(m, i, p) == 0 && i == pgoff)
 				hit = true;
 			page_cache_release(p);
 		}
 		index = last + 1;
 	}
-	if (hit && !tried && m->advice != FAULT_ADV_SEQUENTIAL && l->mmap_miss)
-		l->mmap_miss--;
+	if (hit && !tried && m->advice != FAULT_ADV_SEQUENTIAL && ra->mmap_miss)
+		ra->mmap_miss--;
 	return hit;
 }
 

@@ -115,6 +115,19 @@ struct rah_event {
 	unsigned long ra_size, la_size, actual;
 };
 /* Compare the trace (from event @from on) with @want; reports each difference. */
+/* The @i-th decision the ring holds (Linux's tracepoints skipped), or NULL. */
+const struct ra_trace_event *rah_decision(unsigned int i);
+
+/* One of Linux's readahead tracepoints as ra=linux records it (ratrace format=linux). */
+struct rah_linux_event {
+	enum ra_event_kind kind;
+	unsigned long index, count;	/* count: req_count, or ra_unbounded's nr_to_read */
+	unsigned int order;
+	unsigned long size, async;	/* ra_unbounded: size 0, async = lookahead_size */
+};
+/* The Linux events of the trace, from its start, are exactly @want. */
+bool rah_expect_linux(struct ktest *t, const struct rah_linux_event *want, unsigned int n);
+
 bool rah_expect_events(struct ktest *t, unsigned int from, const struct rah_event *want,
 		       unsigned int n);
 /* Events of case @c in the trace. */
