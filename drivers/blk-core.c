@@ -759,6 +759,9 @@ void blk_run_queue(struct block_device *bdev)
 			if (!rq)
 				break;
 			q->in_driver++;
+			if (ra_trace_block)
+				ra_trace_block_rq((8u << 20) | (uint32_t)(bdev->index * 16), bdev->name,
+						  rq->sector, rq->nr_sectors, op_dir(rq->op) == 1);
 			ret = q->ops->queue_rq(bdev, rq);
 			if (ret == -EBUSY) {
 				q->in_driver--;

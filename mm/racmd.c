@@ -30,6 +30,8 @@
 
 KPARAM_ENUM_FN(ra, ra_algo_names, "readahead algorithm (default ondemand; `ralist` says what each is)");
 KPARAM(ra_kb, KV_UINT, NULL, "default maximum readahead window in KiB (default 128)");
+KPARAM(ratrace_block, KV_BOOL, NULL,
+       "1: the trace ring records every request handed to a disk (ratrace format=linux)");
 KPARAM(ratrace_events, KV_UINT, NULL, "readahead trace ring size in events (default 4096)");
 
 /* Largest ring ratrace_events= asks for: 256 Ki events, about 27 MB. */
@@ -96,6 +98,7 @@ static int ra_boot_init(void)
 			return -ENOMEM;
 		}
 	}
+	ra_trace_block = param_get_u64("ratrace_block", &kb) == 0 && kb;
 	readahead_init(algo, pages);
 	if (!ra_lead_init(cache_pool_pages()))
 		pr_warn("readahead: no memory for the pages' lead times (%lu KiB): ra_lead_us "
@@ -159,6 +162,8 @@ static bool ratrace_shows(const struct ra_trace_event *e, int linux_format)
 {
 	if (e->kind != RA_EV_DECISION)
 		return linux_format;
+	if (!e->algo)
+		return false;
 	return !linux_format || !(e->algo->flags & RA_ALGO_LINUX_EVENTS);
 }
 

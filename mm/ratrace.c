@@ -184,6 +184,38 @@ void ra_trace_linux(struct address_space *mapping, struct file_ra_state *ra,
 	ktime_hold_end(&hold);
 }
 
+bool ra_trace_block;
+
+/* The ring's part of ra_trace_block_rq(), under its hold. */
+static __attribute__((noinline)) void trace_ring_block(uint32_t dev, const char *disk,
+						       uint64_t sector, uint32_t nr_sectors,
+						       bool write)
+{
+	unsigned long flags = local_irq_save();
+	struct ra_trace_event *e = &ra_ring[ra_ring_total % ra_ring_size];
+
+	ra_ring_total++;
+	local_irq_restore(flags);
+	memset(e, 0, sizeof(*e));
+	e->time_ns = ktime_ns();
+	ra_trace_name_tail(e->file, disk);
+	e->kind = RA_EV_BLOCK_RQ;
+	e->dev = dev;
+	e->offset = (pgoff_t)sector;
+	e->req_size = nr_sectors;
+	e->async = write;
+}
+
+void ra_trace_block_rq(uint32_t dev, const char *disk, uint64_t sector, uint32_t nr_sectors,
+		       bool write)
+{
+	struct ktime_hold hold;
+
+	ktime_hold_begin(&hold);
+	trace_ring_block(dev, disk, sector, nr_sectors, write);
+	ktime_hold_end(&hold);
+}
+
 void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
 		     pgoff_t offset, unsigned long req_size, const struct ra_call *call,
 		     pgoff_t ra_index, unsigned long ra_size, unsigned long la_size)
@@ -318,6 +350,12 @@ int ra_trace_print_linux(const struct ra_trace_event *e)
 		return 1;
 	case RA_EV_RA_UNBOUNDED:
 		print_linux_unbounded(e, e->offset, e->req_size, e->la_size);
+		return 1;
+	case RA_EV_BLOCK_RQ:
+		/* block_rq_issue's "%d,%d %s %u (%s) %llu + %u %s [%s]": no ioprio, no task here */
+		printf("block_rq_issue: %u,%u %s %lu () %lu + %lu [%s]\n", e->dev >> 20,
+		       e->dev & 0xfffff, e->async ? "W" : "R", e->req_size * 512, e->offset,
+		       e->req_size, e->file);
 		return 1;
 	default:
 		break;

@@ -517,6 +517,7 @@ enum ra_event_kind {
 	RA_EV_ASYNC_RA,		/* page_cache_async_ra: likewise */
 	RA_EV_RA_ORDER,		/* page_cache_ra_order: the new window, the order asked */
 	RA_EV_RA_UNBOUNDED,	/* page_cache_ra_unbounded: index, nr_to_read, lookahead */
+	RA_EV_BLOCK_RQ,		/* block_rq_issue: a request to the disk (ratrace_block=1) */
 	RA_EV_NR_KINDS
 };
 
@@ -611,6 +612,14 @@ void ra_trace_print(const struct ra_trace_event *e);
  * for what it submitted. Returns the lines printed.
  */
 int ra_trace_print_linux(const struct ra_trace_event *e);
+/*
+ * Record a request the block layer hands a disk's driver, as Linux's
+ * block_rq_issue: @dev (major << 20 | minor), its first sector and length,
+ * whether a readahead's (rwbs "RA"); only while ra_trace_block is set.
+ */
+extern bool ra_trace_block;
+void ra_trace_block_rq(uint32_t dev, const char *disk, uint64_t sector, uint32_t nr_sectors,
+		       bool write);
 /*
  * Record one of Linux's tracepoints (ra=linux): @index, @count (req_count
  * or nr_to_read), @size and @async (async_size or lookahead_size), @order,
