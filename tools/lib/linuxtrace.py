@@ -69,11 +69,16 @@ def parse_line(line):
             if not f or f.group("key") != key:
                 raise ValueError("%s: %r where %s= belongs" % (name, w, key))
             value = f.group("value")
-            if key == "dev":
-                major, _, minor = value.partition(":")
-                ev["dev"] = (_int(major), _int(minor))
-            else:
-                ev[key] = _int(value, hexa=key == "ino")
+            try:
+                if key == "dev":
+                    major, colon, minor = value.partition(":")
+                    if not colon:
+                        raise ValueError("%r is not MAJOR:MINOR" % value)
+                    ev["dev"] = (_int(major), _int(minor))
+                else:
+                    ev[key] = _int(value, hexa=key == "ino")
+            except ValueError as e:
+                raise ValueError("%s: %s=: %s" % (name, key, e))
         return ev
     if name in BLOCK_EVENTS:
         b = BLOCK.match(rest)
