@@ -259,7 +259,8 @@ int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 	LIST_HEAD(page_pool);
 	pgoff_t end_index;
 	unsigned long i;
-	uint32_t window = 0, born_us = 0;
+	uint32_t window = 0;
+	uint64_t born_ns = 0;
 	int ret = 0;
 
 	if (!mapping->a_ops || (!mapping->a_ops->readpages && !mapping->a_ops->readpage))
@@ -289,7 +290,7 @@ int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 			break;
 		if (!window) {
 			window = ra_window_number(nr_to_read);
-			born_us = (uint32_t)(ktime_ns() / NSEC_PER_USEC);
+			born_ns = ktime_ns();
 		}
 		/*
 		 * Flags first: once the page is in the cache a reader can find
@@ -300,7 +301,7 @@ int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 		if (i == nr_to_read - lookahead_size)
 			SetPageReadahead(page);
 		SetPageReadaheadIO(page);
-		ra_page_born(page, born_us);
+		ra_page_born(page, born_ns);
 		err = add_to_page_cache(page, mapping, index);
 		if (err) {
 			/* -EEXIST: someone added it while we allocated; else no memory */
@@ -330,7 +331,7 @@ void ra_batch_begin(struct ra_batch *b, unsigned long window_pages)
 	b->nr = 0;
 	b->window_pages = window_pages;
 	b->window = 0;
-	b->born_us = 0;
+	b->born_ns = 0;
 	b->submitted = 0;
 }
 
@@ -366,7 +367,7 @@ int ra_batch_add_folio(struct address_space *mapping, struct ra_batch *b, pgoff_
 	}
 	if (!b->window) {
 		b->window = ra_window_number(b->window_pages);
-		b->born_us = (uint32_t)(ktime_ns() / NSEC_PER_USEC);
+		b->born_ns = ktime_ns();
 	}
 	for (i = 0; i < n; i++) {
 		struct page *page = list_first_entry(&folio, struct page, lru);
@@ -379,7 +380,7 @@ int ra_batch_add_folio(struct address_space *mapping, struct ra_batch *b, pgoff_
 		if (mark)
 			SetPageReadahead(page);
 		SetPageReadaheadIO(page);
-		ra_page_born(page, b->born_us);
+		ra_page_born(page, b->born_ns);
 		err = add_to_page_cache(page, mapping, index + i);
 		if (err) {
 			/* only memory for the index can fail here: nobody else adds pages */
@@ -644,32 +645,33 @@ void ra_fault_async_generic(struct file *file, struct page *page, pgoff_t pgoff,
 
 /*
  * readahead(8)'s two figures, kept exactly in virtual time: when each pool
- * frame was read ahead (microseconds, modulo 2^32: a lead of up to 71
- * minutes reads right), and at its first use, the lead since then.
+ * frame was read ahead, in nanoseconds (microseconds would make the
+ * buckets, and their instructions, depend on where in its microsecond a
+ * run began), and at its first use, the lead since then.
  */
-static uint32_t *ra_born_us;
+static uint64_t *ra_born_ns;
 static unsigned long ra_born_pages;
 
 bool ra_lead_init(unsigned long pool_pages)
 {
-	size_t bytes = pool_pages * sizeof(*ra_born_us);
+	size_t bytes = pool_pages * sizeof(*ra_born_ns);
 
-	ra_born_us = NULL;
+	ra_born_ns = NULL;
 	ra_born_pages = 0;
 	if (!pool_pages)
 		return true;	/* the host tests' way to forget an arena's array */
 	/* an instrument: from RAM outside the page cache and the heap if there is room */
-	ra_born_us = mm_spare_alloc(bytes);
-	if (!ra_born_us)
-		ra_born_us = kzalloc(bytes);
-	ra_born_pages = ra_born_us ? pool_pages : 0;
-	return ra_born_us != NULL;
+	ra_born_ns = mm_spare_alloc(bytes);
+	if (!ra_born_ns)
+		ra_born_ns = kzalloc(bytes);
+	ra_born_pages = ra_born_ns ? pool_pages : 0;
+	return ra_born_ns != NULL;
 }
 
-void ra_page_born(struct page *page, uint32_t now_us)
+void ra_page_born(struct page *page, uint64_t now_ns)
 {
 	if (PageCachePool(page) && page->pool_nr < ra_born_pages)
-		ra_born_us[page->pool_nr] = now_us;
+		ra_born_ns[page->pool_nr] = now_ns;
 }
 
 void ra_page_used(struct file_ra_state *ra, struct page *page)
@@ -678,10 +680,11 @@ void ra_page_used(struct file_ra_state *ra, struct page *page)
 		ra->stats.hit_pages++;
 		ra_global_stats.hit_pages++;
 		if (PageCachePool(page) && page->pool_nr < ra_born_pages) {
-			uint32_t lead = (uint32_t)(ktime_ns() / NSEC_PER_USEC) -
-					ra_born_us[page->pool_nr];
-			unsigned int b = lead > 1 ? 31 - (unsigned int)__builtin_clz(lead) : 0;
+			uint64_t lead = (ktime_ns() - ra_born_ns[page->pool_nr]) / NSEC_PER_USEC;
+			/* floor(log2), 0 for 0 and 1: the same instructions whatever the lead */
+			unsigned int b = 63 - (unsigned int)__builtin_clzll(lead | 1);
 
+			b = min(b, RA_LEAD_BUCKETS - 1U);
 			ra->stats.lead[b]++;
 			ra_global_stats.lead[b]++;
 		}

@@ -444,7 +444,8 @@ struct ra_batch {
 	unsigned long nr;		/* pages added since the last ra_batch_read() */
 	unsigned long submitted;	/* pages handed to the filesystem in all */
 	unsigned long window_pages;	/* the window's size, for thrashed-window counting */
-	uint32_t window, born_us;
+	uint32_t window;
+	uint64_t born_ns;
 };
 void ra_batch_begin(struct ra_batch *b, unsigned long window_pages);
 /*
@@ -487,11 +488,11 @@ void ra_dir_readahead(struct file *filp, struct address_space *bd_mapping, pgoff
  */
 void ra_page_used(struct file_ra_state *ra, struct page *page);
 /*
- * @page was read ahead at @now_us (microseconds on the run's clock, modulo
- * 2^32): its lead time is measured from here. For page-cache pool frames;
- * others (the host tests' fake pages) are not timed.
+ * @page was read ahead at @now_ns (the run's clock): its lead time is
+ * measured from here. For page-cache pool frames; others (the host tests'
+ * fake pages) are not timed.
  */
-void ra_page_born(struct page *page, uint32_t now_us);
+void ra_page_born(struct page *page, uint64_t now_ns);
 /*
  * The array of those times, one per pool frame (boot: mm/racmd.c); false
  * when none fits. 0 pages: no array (the host tests, before freeing mm).
