@@ -114,28 +114,206 @@ static bool page_cached(struct address_space *mapping, pgoff_t index)
 	return page != NULL;
 }
 
-/* page_cache_next_miss(): the first index of @index.. (@max of them) not cached, else index + max. */
-static pgoff_t next_miss(struct address_space *mapping, pgoff_t index, unsigned long max)
+/* The last page of the file: (i_size - 1) >> PAGE_SHIFT. */
+static pgoff_t eof_index(struct address_space *mapping)
 {
-	while (max--) {
-		if (!page_cached(mapping, index))
-			return index;
-		if (++index == 0)
-			return 0;
-	}
-	return index;
+	return (pgoff_t)((mapping->size - 1) >> PAGE_CACHE_SHIFT);
 }
 
-/* page_cache_prev_miss(): likewise down from @index; ULONG_MAX when cached down to page 0. */
+/*
+ * page_cache_next_miss() and page_cache_prev_miss() walk Linux's xarray,
+ * and the walk is part of the decision: a folio of 2^k pages is one entry
+ * (k >= 6: in the node a level up), and a walk that starts inside a large
+ * folio loads the folio's first slot while its index stays where it
+ * started (xas_descend() resolves the sibling slots), so it runs that many
+ * slots behind its index until it reaches the next node, and the miss it
+ * reports is that much further on (7.2's page_cache_next_miss(5) over a
+ * folio at 4-7 and pages to 19 says 21, not 20). This is that walk over the
+ * emulated folios: xas_load(), xas_next(), xas_prev() and what a slot holds.
+ */
+#define XA_CHUNK	64U
+enum { XS_NULL, XS_ENTRY, XS_SIBLING, XS_NODE };
+
+struct xwalk {
+	pgoff_t index, base;	/* the index walked; the first index under the node */
+	unsigned int shift;	/* the node's: 0 for a leaf of 64 pages, 6, 12, ... */
+	int offset;		/* the slot in the node */
+	enum { XW_RESTART, XW_NODE, XW_BOUNDS } state;
+	unsigned int top;	/* the root's shift */
+};
+
+/* The root's shift: the smallest tree over the file (a taller one walks the same). */
+static unsigned int xa_top(struct address_space *mapping)
+{
+	pgoff_t last = mapping->size > 0 ? eof_index(mapping) : 0;
+	unsigned int shift = 0;
+
+	while (shift < 54 && (last >> shift) >= XA_CHUNK)
+		shift += 6;
+	return shift;
+}
+
+/*
+ * What the slot of a node at @shift covering [@first, @first + 2^@shift)
+ * holds: the entry of a folio stored at this level (its first slot, or a
+ * sibling pointing at it: *@canon), a node below, or nothing. The walk
+ * only needs to know, for the slot holding @index, whether @index is
+ * cached: if it is not, the walk reports a miss at @index whether the
+ * nothing is here or further down.
+ */
+static int xa_slot(struct address_space *mapping, unsigned int shift, pgoff_t first,
+		   pgoff_t index, pgoff_t *canon)
+{
+	pgoff_t span = 1UL << shift;
+	bool here = index >= first && index - first < span;
+	struct page *page = find_get_page(mapping, here ? index : first);
+
+	if (page) {
+		unsigned int k = page_folio_order(page);
+		pgoff_t head = page_folio_index(page);
+
+		page_cache_release(page);
+		if (k / 6 * 6 >= shift) {
+			*canon = head;
+			return head == first ? XS_ENTRY : XS_SIBLING;
+		}
+		return XS_NODE;
+	}
+	if (!shift || here)
+		return XS_NULL;
+	/* a slot the walk reached behind its index: a node if anything under it is cached */
+	for (pgoff_t i = 1; i < span; i++)
+		if (page_cached(mapping, first + i))
+			return XS_NODE;
+	return XS_NULL;
+}
+
+static int xa_load(struct address_space *mapping, struct xwalk *x)
+{
+	unsigned int shift = x->top;
+	pgoff_t base = 0, canon;
+
+	for (;;) {
+		int off = (int)((x->index >> shift) & (XA_CHUNK - 1));
+		pgoff_t first = base + ((pgoff_t)off << shift);
+		int k = xa_slot(mapping, shift, first, x->index, &canon);
+
+		if (k == XS_SIBLING) {
+			off = (int)((canon - base) >> shift);
+			k = XS_ENTRY;
+		}
+		x->state = XW_NODE;
+		x->shift = shift;
+		x->base = base;
+		x->offset = off;
+		if (k != XS_NODE || !shift)
+			return k;
+		base = first;
+		shift -= 6;
+	}
+}
+
+/* From a node's current slot down to an entry, the offset set from the index (xas_set_offset()). */
+static int xa_descend(struct address_space *mapping, struct xwalk *x)
+{
+	for (;;) {
+		pgoff_t first = x->base + ((pgoff_t)x->offset << x->shift), canon;
+		int k = xa_slot(mapping, x->shift, first, x->index, &canon);
+
+		if (k != XS_NODE || !x->shift)
+			return k;
+		x->base = first;
+		x->shift -= 6;
+		x->offset = (int)((x->index >> x->shift) & (XA_CHUNK - 1));
+	}
+}
+
+/* xas_next(): the next index, and what the (maybe lagging) slot holds. */
+static int xa_next(struct address_space *mapping, struct xwalk *x)
+{
+	if (x->state == XW_RESTART)
+		return xa_load(mapping, x);
+	x->index++;
+	if (x->state == XW_BOUNDS)
+		return xa_load(mapping, x);
+	if (!x->shift && x->offset != XA_CHUNK - 1) {
+		pgoff_t canon;
+
+		x->offset++;
+		return xa_slot(mapping, 0, x->base + (pgoff_t)x->offset, x->index, &canon);
+	}
+	if (x->offset != (int)((x->index >> x->shift) & (XA_CHUNK - 1)))
+		x->offset++;
+	while (x->offset == (int)XA_CHUNK) {
+		unsigned int pshift = x->shift + 6;
+
+		if (pshift > x->top) {
+			x->state = XW_BOUNDS;
+			return XS_NULL;
+		}
+		x->offset = (int)((x->base >> pshift) & (XA_CHUNK - 1)) + 1;
+		x->base &= ~((XA_CHUNK << pshift) - 1);
+		x->shift = pshift;
+	}
+	return xa_descend(mapping, x);
+}
+
+/* xas_prev(): likewise backwards. */
+static int xa_prev(struct address_space *mapping, struct xwalk *x)
+{
+	if (x->state == XW_RESTART)
+		return xa_load(mapping, x);
+	x->index--;
+	if (x->state == XW_BOUNDS)
+		return xa_load(mapping, x);
+	if (!x->shift && x->offset != 0) {
+		pgoff_t canon;
+
+		x->offset--;
+		return xa_slot(mapping, 0, x->base + (pgoff_t)x->offset, x->index, &canon);
+	}
+	if (x->offset != (int)((x->index >> x->shift) & (XA_CHUNK - 1)))
+		x->offset--;
+	while (x->offset == -1) {
+		unsigned int pshift = x->shift + 6;
+
+		if (pshift > x->top) {
+			x->state = XW_BOUNDS;
+			return XS_NULL;
+		}
+		x->offset = (int)((x->base >> pshift) & (XA_CHUNK - 1)) - 1;
+		x->base &= ~((XA_CHUNK << pshift) - 1);
+		x->shift = pshift;
+	}
+	return xa_descend(mapping, x);
+}
+
+/* page_cache_next_miss(): the first absent index of @max from @index, else the one after. */
+static pgoff_t next_miss(struct address_space *mapping, pgoff_t index, unsigned long max)
+{
+	struct xwalk x = { .index = index, .state = XW_RESTART, .top = xa_top(mapping) };
+
+	while (max--) {
+		if (xa_next(mapping, &x) == XS_NULL)
+			return x.index;
+		if (x.index == 0)
+			return 0;
+	}
+	return x.index + 1;
+}
+
+/* page_cache_prev_miss(): likewise down from @index; ULONG_MAX when cached below page 0. */
 static pgoff_t prev_miss(struct address_space *mapping, pgoff_t index, unsigned long max)
 {
+	struct xwalk x = { .index = index, .state = XW_RESTART, .top = xa_top(mapping) };
+
 	while (max--) {
-		if (!page_cached(mapping, index))
-			return index;
-		if (index-- == 0)
+		if (xa_prev(mapping, &x) == XS_NULL)
+			return x.index;
+		if (x.index == ULONG_MAX)
 			return ULONG_MAX;
 	}
-	return index;
+	return x.index - 1;
 }
 
 static unsigned long roundup_pow2(unsigned long n)
@@ -178,12 +356,6 @@ static unsigned long max_pages(struct address_space *mapping, struct file_ra_sta
 	if (bdi && req > max && bdi->io_pages > max)
 		max = min(req, bdi->io_pages);
 	return max;
-}
-
-/* The last page of the file: (i_size - 1) >> PAGE_SHIFT. */
-static pgoff_t eof_index(struct address_space *mapping)
-{
-	return (pgoff_t)((mapping->size - 1) >> PAGE_CACHE_SHIFT);
 }
 
 /*
