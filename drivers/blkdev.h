@@ -138,16 +138,10 @@ struct block_device {
 /*
  * A run (a bench phase, cat, rawread...) begins on @bdev: returns whether the
  * disk was made cold since the last run began, and remembers it for the
- * run's RESULT line (result_timing()'s "cold").
+ * run's RESULT line (result_timing()'s "cold"). A modelled disk made cold is
+ * made cold again here (drivers/blk-cold.c), so the run finds it so.
  */
-static inline bool blk_run_start(struct block_device *bdev)
-{
-	if (!bdev)
-		return false;
-	bdev->run_cold = bdev->cold;
-	bdev->cold = false;
-	return bdev->run_cold;
-}
+bool blk_run_start(struct block_device *bdev);
 
 /*
  * Make @bdev cold (drivers/blk-cold.c): a modelled disk as at power-on, a
