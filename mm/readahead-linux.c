@@ -36,6 +36,12 @@
  *    (round_down, ab4443fe3ca6); no mark when the window reaches EOF; a
  *    cached page stops it and page_cache_ra_unbounded reads the rest a
  *    page at a time (7c877586da31, 6.11).
+ *  - the hole scans are page_cache_next_miss()/prev_miss(): xas_next()
+ *    and xas_prev() over the xarray, which run a slot behind their index
+ *    after starting inside a large folio (xas_descend() moves the offset
+ *    to the folio's first slot, not the index): the hole reported is that
+ *    much further on. Not a rule anyone wrote down; Linux 7.2 does it
+ *    (tests/linux-ref's interleave-small, tests/replay/db-oltp.log).
  *  - read(2) names the marked folio's first page as the async index, its
  *    request from there (bb82ac31ddce, 6.11); prev_pos is the byte after
  *    the previous read(), once a read.
