@@ -63,14 +63,6 @@ void init_fail(const char *what)
 }
 
 /*
- * The page cache's pool (mm/cache-pool.c): its size is a function of the
- * run's keys alone, so that the kernel's own size and allocations never
- * move a figure. RAM is mem= if given, else the top of usable RAM rounded
- * up to 2 MiB (QEMU's -m 128M gives 128 MiB, its firmware tables at the
- * top notwithstanding, the same as -m 256M with mem=128M); pagecache= sets
- * the pool outright.
- */
-/*
  * The memory layout (mm/cache-pool.c): the kernel's heap and the page
  * cache's pool at places and sizes that are a function of the run's keys
  * alone, so that neither the kernel's size nor how the memory was asked
