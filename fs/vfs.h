@@ -18,6 +18,7 @@
 #ifndef FS_VFS_H
 #define FS_VFS_H
 
+#include "mm/file.h"
 #include "mm/readahead.h"
 
 struct super_block;
@@ -31,14 +32,6 @@ struct inode {
 	struct address_space i_data; /* the file's page cache */
 	void *i_private;	     /* the filesystem's per-inode data */
 	int i_count;
-};
-
-struct file {
-	struct inode *f_inode;
-	struct address_space *f_mapping;
-	loff_t f_pos;
-	struct file_ra_state f_ra;
-	const char *f_path;
 };
 
 /* A mounted filesystem: where it lives and its block size. */

@@ -23,7 +23,7 @@
  */
 #include <string.h>
 
-#include "drivers/blkdev.h"
+#include "mm/backing-dev.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
 #include "mm/filemap.h"

@@ -8,7 +8,7 @@
 #ifndef MM_FILEMAP_H
 #define MM_FILEMAP_H
 
-#include "fs/vfs.h"
+#include "mm/file.h"
 
 /* Longest wait for one page's I/O (the block layer has its own, shorter, timeouts). */
 #define FILEMAP_IO_TIMEOUT_NS	(60 * NSEC_PER_SEC)

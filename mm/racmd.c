@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drivers/blkdev.h"
+#include "mm/backing-dev.h"
 #include "kernel/cmd.h"
 #include "kernel/crc32.h"
 #include "kernel/init.h"

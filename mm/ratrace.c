@@ -16,7 +16,7 @@
 #include "kernel/result.h"
 #include "kernel/sync.h"
 #include "kernel/time.h"
-#include "fs/vfs.h"
+#include "mm/file.h"
 #include "mm/readahead.h"
 
 struct ra_stats ra_global_stats;

@@ -22,8 +22,8 @@
  * (ra_fault_*_generic): 2.6.31's do_sync_mmap_readahead() is not modelled,
  * so that this algorithm differs from ondemand in the read paths only.
  */
-#include "drivers/blkdev.h"
-#include "fs/vfs.h"
+#include "mm/backing-dev.h"
+#include "mm/file.h"
 #include "mm/readahead.h"
 
 /*

@@ -12,8 +12,8 @@
  * look-ahead marks. The fault path calls page_cache_readahead() for every
  * MADV_SEQUENTIAL fault, as 2.6.20's filemap_nopage() did.
  */
-#include "drivers/blkdev.h"
-#include "fs/vfs.h"
+#include "mm/backing-dev.h"
+#include "mm/file.h"
 #include "mm/readahead.h"
 
 /*

@@ -68,8 +68,8 @@
  */
 #include <limits.h>
 
-#include "drivers/blkdev.h"
-#include "fs/vfs.h"
+#include "mm/backing-dev.h"
+#include "mm/file.h"
 #include "mm/filemap.h"
 #include "mm/readahead.h"
 

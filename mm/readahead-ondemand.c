@@ -6,8 +6,8 @@
  * decides where the next window starts, how big it is and where its mark
  * goes; ra_submit() does the I/O. Host-buildable.
  */
-#include "drivers/blkdev.h"
-#include "fs/vfs.h"
+#include "mm/backing-dev.h"
+#include "mm/file.h"
 #include "mm/readahead.h"
 
 /*

@@ -46,8 +46,8 @@
  */
 #include <limits.h>
 
-#include "drivers/blkdev.h"
-#include "fs/vfs.h"
+#include "mm/backing-dev.h"
+#include "mm/file.h"
 #include "mm/readahead.h"
 
 #define MIN_READAHEAD_PAGES	DIV_ROUND_UP(32 * 1024, PAGE_CACHE_SIZE)

@@ -31,8 +31,8 @@
  * indirect blocks) and no reordering tolerance (zfetch_max_reorder's
  * "future" ranges); marks are never set. Times are the kernel's clock.
  */
-#include "drivers/blkdev.h"
-#include "fs/vfs.h"
+#include "mm/backing-dev.h"
+#include "mm/file.h"
 #include "kernel/time.h"
 #include "mm/readahead.h"
 

@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drivers/blkdev.h"
+#include "mm/backing-dev.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
-#include "fs/vfs.h"
+#include "mm/file.h"
 #include "mm/mm.h"
 #include "mm/readahead.h"
 

@@ -19,6 +19,7 @@
 #define TESTS_COMMON_TEST_RA_HARNESS_H
 
 #include "drivers/blkdev.h"
+#include "fs/vfs.h"
 #include "kernel/ktest.h"
 #include "mm/filemap.h"
 
