@@ -3,6 +3,8 @@
  *
  *	lsblk                         the disks, with their IDENTIFY data
  *	diskstats [disk=N] [reset=1]  /proc/diskstats-style counters and request sizes
+ *	blockdev disk=N [ra_kb=N]     a disk's readahead window, elevator and congestion
+ *	                              thresholds (as blockdev --setra)
  *	rawread disk=N bs=KiB qd=N pattern=seq|rand count=N|mb=N [offset_mb=N] [seed=N]
  *	        [crc=0] [lat=1]       read the raw device with qd bios in flight
  *	blkcheck disk=N [mode=read|write] [mb=N]

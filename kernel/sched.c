@@ -67,11 +67,6 @@ struct thread *current_thread(void)
 	return current;
 }
 
-const char *thread_name(const struct thread *t)
-{
-	return t->name;
-}
-
 /* Called with interrupts masked. */
 static void make_runnable(struct thread *t)
 {

@@ -150,12 +150,6 @@ uintptr_t vm_alloc_range(size_t size)
 	return va;
 }
 
-void vm_free_range(uintptr_t va, size_t size)
-{
-	for (uintptr_t a = va; a < va + size; a += PAGE_SIZE)
-		vm_unmap_page(a);
-}
-
 int vm_map_page(uintptr_t va, phys_addr_t pa, bool writable)
 {
 	uint64_t *pte = vm_pte(va, true);
