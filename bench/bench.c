@@ -142,8 +142,8 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		b->ra_pages_given = true;
 	}
 	b->ra_async = vals[n + 2].present ? vals[n + 2].u : true;
-	if (!b->ra_async && !(b->ra->flags & RA_ALGO_LOOKAHEAD)) {
-		pr_err("bench %s: ra_async=0 turns off a look-ahead mark; ra=%s has none\n",
+	if (!b->ra_async && !(b->ra->flags & RA_ALGO_MARKS)) {
+		pr_err("bench %s: ra_async=0 turns off the look-ahead marks; ra=%s sets none\n",
 		       b->w->name, b->ra->name);
 		return -EINVAL;
 	}
@@ -708,10 +708,9 @@ int bench_phase_end(struct bench *b)
 	result_u64(&r, "disk_reads", reads);
 	result_double(&r, "avg_req_kb", reads ? (double)sectors / 2.0 / (double)reads : 0.0, 1);
 	ra_result_counters(&r, &ra);
-	result_u64(&r, "ra_seq_first",
-		   ra.calls[RA_CASE_SEQ_FIRST] + ra.calls[RA_CASE_LEGACY_FIRST]);
-	result_u64(&r, "ra_seq_next", ra.calls[RA_CASE_SEQ_NEXT] + ra.calls[RA_CASE_LEGACY_AHEAD]);
-	result_u64(&r, "ra_random", ra.calls[RA_CASE_RANDOM] + ra.calls[RA_CASE_LEGACY_RANDOM]);
+	result_u64(&r, "ra_seq_first", ra_calls_of_kind(&ra, RA_KIND_FIRST));
+	result_u64(&r, "ra_seq_next", ra_calls_of_kind(&ra, RA_KIND_NEXT));
+	result_u64(&r, "ra_random", ra_calls_of_kind(&ra, RA_KIND_RANDOM));
 	result_double(&r, "stall_secs", (double)ra.stall_ns / 1e9, 6);
 	result_double(&r, "stall_frac", (double)ra.stall_ns / (double)ns, 4);
 	result_double(&r, "ra_decide_secs", (double)ra.decide_ns / 1e9, 6);

@@ -150,6 +150,8 @@ static const struct bench_suite suites[] = {
 
 /* The baseline lines' (ra=off) own slot in a row, after the algorithms' columns. */
 #define BASELINE_COL MAX_RA
+/* the baseline lines' algorithm, as the suites' lines name it (ra=off) */
+#define BASELINE_NAME "off"
 
 struct row {
 	char label[48];
@@ -405,8 +407,8 @@ static int run_line(const char *line, const struct ra_algorithm *ra, const char 
 		pr_err("bench suite %s: bad line '%s'\n", suite, line);
 		return -EINVAL;
 	}
-	if (col != BASELINE_COL && strstr(line, "ra_async=0") && !(ra->flags & RA_ALGO_LOOKAHEAD))
-		return 0; /* on-demand's look-ahead switched off: no column for the others */
+	if (col != BASELINE_COL && strstr(line, "ra_async=0") && !(ra->flags & RA_ALGO_MARKS))
+		return 0; /* look-ahead marks switched off: nothing to switch off without them */
 	if (!w->warm && bench_cold_start())
 		return -EIO;
 	printf("bench: suite %s: %s\n", suite, shown);
@@ -428,13 +430,7 @@ static int parse_ra_list(const char *ra_list, const struct ra_algorithm **ra)
 	int nra = 0;
 
 	if (!strcmp(ra_list, "all")) {
-		ra[nra++] = &ra_algo_legacy;
-		ra[nra++] = &ra_algo_ondemand;
-		for (unsigned int i = 0; (algo = ra_algo_at(i)) && nra < MAX_RA; i++)
-			if (algo != &ra_algo_legacy && algo != &ra_algo_ondemand &&
-			    !(algo->flags & RA_ALGO_NO_WINDOW))
-				ra[nra++] = algo;
-		return nra;
+		return (int)ra_algo_all(ra, MAX_RA);
 	}
 	if (strlen(ra_list) >= sizeof(list)) {
 		pr_err("bench: ra=%s: too long\n", ra_list);
@@ -507,13 +503,13 @@ static int run_suite(const char *name, const char *ra_list, int baseline)
 			if (rows[i].have[c])
 				result_double(&r, ra[c]->name, rows[i].v[c], 4);
 		if (rows[i].have[BASELINE_COL])
-			result_double(&r, ra_algo_off.name, rows[i].v[BASELINE_COL], 4);
+			result_double(&r, BASELINE_NAME, rows[i].v[BASELINE_COL], 4);
 		cached[0] = '\0';
 		for (int c = 0, n = 0; c <= BASELINE_COL; c++)
 			if (rows[i].have[c] && rows[i].cached[c])
 				n += snprintf(cached + n, sizeof(cached) - (size_t)n, "%s%s",
 					      n ? "," : "",
-					      c == BASELINE_COL ? ra_algo_off.name : ra[c]->name);
+					      c == BASELINE_COL ? BASELINE_NAME : ra[c]->name);
 		if (cached[0])
 			result_str(&r, "cached", cached);
 		result_end(&r);

@@ -155,10 +155,10 @@ static void trace_sample(struct bench *b, struct trace_state *ts, unsigned int s
 	trace_print_events(ts);
 	ra_stats_sub(&d, &now, &ts->prev);
 	cases[0] = 0;
-	for (int c = 0; c < RA_NR_CASES; c++) {
+	for (unsigned int c = 0; c < ra_case_count(); c++) {
 		if (d.calls[c] && len < sizeof(cases))
 			len += (size_t)snprintf(cases + len, sizeof(cases) - len, "%s%s:%lu",
-						len ? "," : "", ra_case_name((enum ra_case)c),
+						len ? "," : "", ra_case_name(c),
 						d.calls[c]);
 	}
 	printf("RESULT {\"cmd\":\"bench-trace\",\"workload\":\"thrash\",\"ra\":\"%s\","

@@ -12,7 +12,7 @@
  *			the hook may have brought it in, else read alone;
  *	->async		on a page marked PG_readahead;
  *	prev_index	updated when the request is done, unless the algorithm
- *			keeps it itself (RA_ALGO_KEEPS_PREV).
+ *			keeps it itself (->read_end).
  *
  * A file advised FADV_RANDOM never calls its algorithm: a missing page is
  * read with the rest of the request, as is (ra_read_as_is()).
@@ -274,8 +274,7 @@ find_page:
 			break;
 	}
 
-	if (!(algo->flags & RA_ALGO_KEEPS_PREV))
-		ra->prev_index = prev_index;
+	ra_read_end(ra, prev_index);
 	*ppos = ((loff_t)index << PAGE_CACHE_SHIFT) + (loff_t)offset;
 	if (copied)
 		ra->prev_pos = *ppos;
@@ -392,8 +391,7 @@ found:
 
 	ra_page_used(ra, page);
 	mark_page_accessed(page);
-	if (!(algo->flags & (RA_ALGO_KEEPS_PREV | RA_ALGO_FAULT_NO_PREV)))
-		ra->prev_index = page->index;
+	ra_fault_end(ra, page->index);
 	*err = 0;
 	return page;
 
@@ -552,8 +550,7 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 	/* Release the pages we looked up but did not hand over. */
 	for (unsigned int i = spd->nr_pages; i < nr_pages; i++)
 		page_cache_release(pages[i]);
-	if (!(algo->flags & RA_ALGO_KEEPS_PREV))
-		ra->prev_index = index;
+	ra_read_end(ra, index);
 
 	*ppos += (loff_t)total;
 	if (total)

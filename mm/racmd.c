@@ -41,11 +41,17 @@ KPARAM(ratrace_events, KV_UINT, NULL, "readahead trace ring size in events (defa
 
 static int ra_boot_init(void)
 {
-	const struct ra_algorithm *algo = &ra_algo_ondemand;
+	const struct ra_algorithm *algo;
 	unsigned long pages = MAX_RA_PAGES;
 	const char *name;
 	uint64_t kb, events;
 
+	ra_algo_at(0); /* the registry: the default algorithm (RA_ALGO_DEFAULT) */
+	algo = ra_default_algo;
+	if (!algo) {
+		init_fail("readahead: no algorithm says it is the default (RA_ALGO_DEFAULT)");
+		return -EINVAL;
+	}
 	if (param_get_str("ra", &name) == 0) {
 		static char msg[200];
 		char list[160];
@@ -116,9 +122,9 @@ static void result_cases(struct result *r, const struct ra_stats *st)
 	size_t len = 0;
 
 	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "{");
-	for (int c = 0; c < RA_NR_CASES && len < sizeof(buf); c++)
+	for (unsigned int c = 0; c < ra_case_count() && len < sizeof(buf); c++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s\"%s\":%lu",
-					c ? "," : "", ra_case_name((enum ra_case)c), st->calls[c]);
+					c ? "," : "", ra_case_name(c), st->calls[c]);
 	if (len < sizeof(buf))
 		snprintf(buf + len, sizeof(buf) - len, "}");
 	result_raw(r, "cases", buf);
@@ -253,9 +259,9 @@ static int cmd_rastat(int argc, char **argv)
 	mm_get_stats(&ms);
 	printf("rastat: default %s, max %lu KiB\n", ra_default_algo->name,
 	       ra_default_pages * PAGE_SIZE / 1024);
-	for (int c = 0; c < RA_NR_CASES; c++)
+	for (unsigned int c = 0; c < ra_case_count(); c++)
 		if (st->calls[c])
-			printf("rastat: %-20s %lu calls\n", ra_case_name((enum ra_case)c),
+			printf("rastat: %-20s %lu calls\n", ra_case_name(c),
 			       st->calls[c]);
 	printf("rastat: %lu calls, %lu pages read ahead, %lu used, %lu thrashed, "
 	       "%lu sync and %lu async I/Os\n", ra_stats_calls(st), st->pages, st->hit_pages,

@@ -174,6 +174,7 @@ const struct ra_algorithm ra_algo_context = {
 	.name = "context",
 	.title = "context",
 	.help = "2.6.31: on-demand plus context readahead from the cached history (10be0b372cac)",
+	.flags = RA_ALGO_MARKS,
 	.sync = context_sync,
 	.async = context_async,
 };

@@ -105,7 +105,7 @@ static void test_fault_legacy_sequential(struct ktest *t)
 	fault_range(t, 0, 63, FAULT_ADV_SEQUENTIAL);
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
 	KT_EXPECT_EQ(t, ra_trace_count(), 64);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_AHEAD), 5);	/* 1 4 12 28 60 */
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-ahead")), 5);	/* 1 4 12 28 60 */
 	rah_close(&h);
 }
 
@@ -190,9 +190,9 @@ static void test_splice_legacy(struct ktest *t)
 	splice_all(t, 256 * PAGE_SIZE);
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
 	KT_EXPECT_EQ(t, ra_trace_count(), 16);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_FIRST), 1);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_AHEAD), 8);	/* 16 32 64 ... 224 */
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_WINDOW), 7);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-first")), 1);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-ahead")), 8);	/* 16 32 64 ... 224 */
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-window")), 7);
 	rah_close(&h);
 }
 
