@@ -14,7 +14,6 @@ const char *const iolog_action_names[IOLOG_NR_ACTIONS] = {
 	[IOLOG_ADD] = "add",	       [IOLOG_OPEN] = "open",	[IOLOG_CLOSE] = "close",
 	[IOLOG_READ] = "read",	       [IOLOG_WRITE] = "write", [IOLOG_SYNC] = "sync",
 	[IOLOG_DATASYNC] = "datasync", [IOLOG_TRIM] = "trim",	[IOLOG_WAIT] = "wait",
-	[IOLOG_UNKNOWN] = "unknown",
 };
 
 static const char ver2[] = "fio version 2 iolog";
@@ -258,9 +257,18 @@ static int action_line(struct iolog *log, struct token *tok, int n, iolog_op_fn 
 	if (tok[base].len > IOLOG_NAME_MAX)
 		return fail(log, "a file name longer than %d bytes", IOLOG_NAME_MAX);
 	op.action = action_of(&tok[base + 1]);
+	/*
+	 * fio prints "bad iolog file action" and skips such a line. We refuse it:
+	 * a misspelt action ("raed") would silently drop a read the application
+	 * made, and the replay would measure another program than the one traced.
+	 */
+	if (op.action == IOLOG_UNKNOWN)
+		return fail(log, "unknown action '%s' (one of add, open, close, read, write, "
+				 "sync, datasync, trim%s)",
+			    show(buf, &tok[base + 1]), base ? "" : ", wait");
 	if (op.action <= IOLOG_CLOSE && io_form)
 		return fail(log, "%s takes no OFFSET LENGTH", iolog_action_names[op.action]);
-	if (op.action > IOLOG_CLOSE && op.action < IOLOG_UNKNOWN && !io_form)
+	if (op.action > IOLOG_CLOSE && !io_form)
 		return fail(log, "%s needs OFFSET LENGTH", iolog_action_names[op.action]);
 	if (io_form) {
 		err = number(log, &tok[base + 2], "offset", UINT64_MAX, &op.offset);

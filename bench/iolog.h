@@ -18,8 +18,8 @@
  * of fields, a number that is not one, a read of a file never added or
  * not open, a file added or opened twice, a timestamp going backwards, a
  * wait in version 3. A log without its version line, an empty log and a
- * log with no reads are errors too. Actions the parser does not know are
- * counted and passed on as IOLOG_UNKNOWN, as fio skips them.
+ * log with no reads are errors too, and so is an action the parser does
+ * not know (fio skips it: here a misspelt "raed" would drop a read).
  *
  *	struct iolog log;
  *	unsigned int n = iolog_max_files(len);
@@ -48,8 +48,8 @@ enum iolog_action {
 	IOLOG_DATASYNC,
 	IOLOG_TRIM,
 	IOLOG_WAIT,
-	IOLOG_UNKNOWN,
-	IOLOG_NR_ACTIONS
+	IOLOG_NR_ACTIONS,
+	IOLOG_UNKNOWN = IOLOG_NR_ACTIONS /* action_of()'s answer for a word it does not know */
 };
 
 extern const char *const iolog_action_names[IOLOG_NR_ACTIONS];
@@ -69,7 +69,7 @@ struct iolog_file {
 struct iolog_op {
 	enum iolog_action action;
 	unsigned int line;
-	int file;		 /* index in log->files; -1 for wait and unknown actions */
+	int file;		 /* index in log->files; -1 for wait */
 	uint64_t offset, length; /* wait: offset is the microseconds to wait */
 	uint64_t ts_us;		 /* version 3: the line's timestamp; 0 in version 2 */
 	uint64_t gap_us;	 /* version 3: since the previous action line's timestamp */

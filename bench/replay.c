@@ -14,8 +14,9 @@
  * readahead state, as the application had it), each read a pread() of the
  * log's offset and length, each close a close. files=keep opens each file
  * once and keeps it to the end, so the log's closes and reopens do not
- * reset its readahead state. Writes, syncs, trims and actions the parser
- * does not know are counted and skipped (the file system is read-only).
+ * reset its readahead state. Writes, syncs and trims are counted and
+ * skipped (the file system is read-only); an action the parser does not
+ * know stops the log at its line, as any other malformed line.
  *
  * timing=recorded keeps the log's pauses as the reader's think time
  * (compute, on the run's clock), as fio replays them: a version 3 line is
@@ -475,7 +476,6 @@ static int run_phase(struct replay *r)
 	bench_result_u64(b, "skipped_syncs",
 			 r->log.count[IOLOG_SYNC] + r->log.count[IOLOG_DATASYNC]);
 	bench_result_u64(b, "skipped_trims", r->log.count[IOLOG_TRIM]);
-	bench_result_u64(b, "skipped_unknown", r->log.count[IOLOG_UNKNOWN]);
 	bench_result_u64(b, "waits", r->log.count[IOLOG_WAIT]);
 	bench_result_double(b, "trace_secs", (double)iolog_duration_us(&r->log) / 1e6, 6);
 	bench_result_double(b, "think_secs", (double)r->think_ns / 1e9, 6);
@@ -510,13 +510,12 @@ static int replay_run(struct bench *b)
 	if (err)
 		goto out;
 	printf("bench replay: %s: fio iolog version %d, %u lines, %llu reads of %u files; "
-	       "skipped: %llu writes, %llu syncs, %llu trims, %llu unknown; %s timing, files %s\n",
+	       "skipped: %llu writes, %llu syncs, %llu trims; %s timing, files %s\n",
 	       r->log_path, r->log.version, r->log.lines,
 	       (unsigned long long)r->log.count[IOLOG_READ], r->log.nr_files,
 	       (unsigned long long)r->log.count[IOLOG_WRITE],
 	       (unsigned long long)(r->log.count[IOLOG_SYNC] + r->log.count[IOLOG_DATASYNC]),
-	       (unsigned long long)r->log.count[IOLOG_TRIM],
-	       (unsigned long long)r->log.count[IOLOG_UNKNOWN], timing_names[r->recorded],
+	       (unsigned long long)r->log.count[IOLOG_TRIM], timing_names[r->recorded],
 	       files_names[r->keep]);
 	err = run_phase(r);
 out:
