@@ -11,6 +11,8 @@
  * line and one RESULT line whose keys scripts depend on:
  *	cmd workload test ra secs mbps kbps disk_reads avg_req_kb stall_secs
  *	clock disk cold verified harness_secs
+ * stall_frac is the readers' stall over their time: stall_secs (summed over
+ * the phase's reader threads, bench_thread_create()) / (secs x readers).
  * The framework's own work per read (latency histogram, pattern check,
  * progress lines) is the harness, not the workload: under the virtual
  * clock it runs with the clock stopped (bench_harness_begin()).
@@ -205,6 +207,8 @@ struct thread *bench_thread_create(struct bench *b, int (*fn)(void *), void *arg
 {
 	struct thread *t = thread_create(b->w->name, fn, arg);
 
+	/* each is one of the next phase's readers: their stall adds up (stall_frac) */
+	b->readers += !!t;
 	if (!t)
 		pr_err("bench %s: no memory for %s's thread (a %lu-byte stack)\n", b->w->name, what,
 		       (unsigned long)THREAD_STACK_SIZE);
@@ -645,7 +649,13 @@ int bench_phase_end(struct bench *b)
 	b->secs = secs;
 	b->disk_reads = reads;
 	b->mbps = (double)b->bytes / 1e6 / secs;
-	b->stall_frac = (double)ra.stall_ns / (double)ns;
+	/*
+	 * The file's stall counter adds up every reader's: with N readers it
+	 * reaches N times the run. A fraction of the readers' time, so that it
+	 * stays within [0, 1] (one reader: of the run).
+	 */
+	b->stall_secs = (double)ra.stall_ns / 1e9;
+	b->stall_frac = (double)ra.stall_ns / ((double)ns * (double)max(b->readers, 1U));
 	printf("bench: %s %s: %llu KiB in %.3f s: %.0f KB/s (%.2f MB/s), %llu calls, p50 %llu us "
 	       "p99 %llu us; %s disk: %llu reads, avg %.1f KiB, %llu buffer hits; ra %s %lu calls, "
 	       "%lu windows, %lu pages (%lu used, %lu thrashed); stall %.3f s; %s\n",
@@ -693,7 +703,7 @@ int bench_phase_end(struct bench *b)
 	result_u64(&r, "ra_seq_next", ra.calls[RA_CASE_SEQ_NEXT] + ra.calls[RA_CASE_LEGACY_AHEAD]);
 	result_u64(&r, "ra_random", ra.calls[RA_CASE_RANDOM] + ra.calls[RA_CASE_LEGACY_RANDOM]);
 	result_double(&r, "stall_secs", (double)ra.stall_ns / 1e9, 6);
-	result_double(&r, "stall_frac", (double)ra.stall_ns / (double)ns, 4);
+	result_double(&r, "stall_frac", b->stall_frac, 4);
 	result_double(&r, "ra_decide_secs", (double)ra.decide_ns / 1e9, 6);
 	if (b->bdev && b->bdev->dmodel) {
 		result_u64(&r, "dm_commands", m1[0] - b->model0[0]);
@@ -731,6 +741,7 @@ int bench_phase_end(struct bench *b)
 	if (b->suite)
 		bench_suite_record(b, bench_suite_column());
 	b->ra_collect = false;
+	b->readers = 0; /* the next phase's are created for it */
 	bench_harness_end(b, &h);
 	return b->errors || b->bad_bytes ? -EIO : 0;
 }

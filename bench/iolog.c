@@ -263,8 +263,9 @@ static int action_line(struct iolog *log, struct token *tok, int n, iolog_op_fn 
 	 * made, and the replay would measure another program than the one traced.
 	 */
 	if (op.action == IOLOG_UNKNOWN)
-		return fail(log, "unknown action '%s' (one of add, open, close, read, write, "
-				 "sync, datasync, trim%s)",
+		return fail(log,
+			    "unknown action '%s' (one of add, open, close, read, write, "
+			    "sync, datasync, trim%s)",
 			    show(buf, &tok[base + 1]), base ? "" : ", wait");
 	if (op.action <= IOLOG_CLOSE && io_form)
 		return fail(log, "%s takes no OFFSET LENGTH", iolog_action_names[op.action]);
