@@ -168,6 +168,15 @@ void bench_close(struct bench *b, struct file *f);
 /* read(2) / pread(2), timed and checked; a failed or wrong read counts as an error. */
 ssize_t bench_read(struct bench *b, struct file *f, void *buf, size_t len);
 ssize_t bench_pread(struct bench *b, struct file *f, void *buf, size_t len, loff_t pos);
+/*
+ * pread(2) of @len bytes at @pos, larger than the @buf_len bytes of @buf:
+ * one request as the kernel sees it (one call into the read path with the
+ * whole length: readahead's req_size is all of it), its data copied into
+ * @buf a piece at a time and checked each time @buf fills. Timed and
+ * counted as one read call.
+ */
+ssize_t bench_pread_through(struct bench *b, struct file *f, void *buf, size_t buf_len, size_t len,
+			    loff_t pos);
 /* The size of the open file. */
 loff_t bench_size(struct file *f);
 /*

@@ -63,6 +63,21 @@ static int vfail(struct iolog *log, unsigned int line, const char *fmt, va_list 
 	return -EINVAL;
 }
 
+/* An error at line @line. */
+static int vfail_line(struct iolog *log, unsigned int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int vfail_line(struct iolog *log, unsigned int line, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = vfail(log, line, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
 /* An error at the line being read. */
 static int fail(struct iolog *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -406,4 +421,17 @@ uint64_t iolog_duration_us(const struct iolog *log)
 	if (log->version == 3)
 		return log->have_ts ? log->last_ts - log->first_ts : 0;
 	return log->wait_us;
+}
+
+int iolog_replay_check(struct iolog *log, const struct iolog_op *op, bool recorded)
+{
+	uint64_t pause_us = iolog_pause_us(op);
+
+	if (recorded && pause_us > IOLOG_REPLAY_MAX_PAUSE_US)
+		return vfail_line(
+			log, op->line,
+			"a pause of %llu s; timing=recorded keeps pauses of up to an hour "
+			"(timing=asap drops them)",
+			(unsigned long long)(pause_us / 1000000));
+	return 0;
 }

@@ -111,4 +111,31 @@ int iolog_parse(struct iolog *log, const char *text, size_t len, iolog_op_fn fn,
 /* The trace's own duration in microseconds: version 3's last - first timestamp, or the waits. */
 uint64_t iolog_duration_us(const struct iolog *log);
 
+/*
+ * What `bench replay` can replay of a log the parser takes, in one place
+ * for the kernel (bench/replay.c) and tools/mkbench (build/host/iologinfo),
+ * which refuses before any boot what the replay would refuse after it.
+ * Any read length the grammar allows replays (one request, whatever its
+ * size). The log is read whole into one kmalloc (4 MiB at most), and
+ * timing=recorded keeps pauses of up to an hour: a longer one in a trace
+ * is a mistake or a clock that jumped.
+ */
+#define IOLOG_REPLAY_LOG_MAX	  (4U << 20)
+#define IOLOG_REPLAY_MAX_PAUSE_US (3600ULL * 1000000)
+#define IOLOG_REPLAY_NAME_MAX	  48  /* a log's file name in /replay/logs, NUL included */
+#define IOLOG_REPLAY_LOGS_MAX	  256 /* logs the replay suite takes from one folder */
+
+/* The pause timing=recorded keeps before @op: a wait's time, or the gap since the last line. */
+static inline uint64_t iolog_pause_us(const struct iolog_op *op)
+{
+	return op->action == IOLOG_WAIT ? op->offset : op->gap_us;
+}
+
+/*
+ * Whether the replay can replay @op (an iolog_parse() callback's op) with
+ * timing=recorded (@recorded) or asap: 0, or -EINVAL with log->err naming
+ * the line and why.
+ */
+int iolog_replay_check(struct iolog *log, const struct iolog_op *op, bool recorded);
+
 #endif

@@ -10,14 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/iolog.h"
 #include "bench/replay.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
 #include "mm/mm.h"
 
-#define MAX_LOGS  256
+#define MAX_LOGS  IOLOG_REPLAY_LOGS_MAX /* tools/mkbench --iolog refuses more */
 #define MAX_ALGOS 16
-#define LOG_NAME  48
+#define LOG_NAME  IOLOG_REPLAY_NAME_MAX /* and longer names */
 
 struct suite_row {
 	char log[LOG_NAME];

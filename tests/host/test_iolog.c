@@ -331,6 +331,40 @@ static void test_callback_stops(struct ktest *t)
 	KT_EXPECT_EQ(t, log.count[IOLOG_READ], 0);
 }
 
+/* The replay's own limit (iolog_replay_check()): pauses of an hour with timing=recorded. */
+static int check_recorded(void *ctx, struct iolog *log, const struct iolog_op *op)
+{
+	return iolog_replay_check(log, op, *(bool *)ctx);
+}
+
+static void test_replay_check(struct ktest *t)
+{
+	static const char v2[] = "fio version 2 iolog\nf add\nf open\nf read 0 1\n"
+				 "f wait 3600000000 0\nf wait 3600000001 0\n";
+	static const char v3[] = "fio version 3 iolog\n0 f add\n0 f open\n5 f read 0 1\n"
+				 "3600000006 f read 0 4294967295\n";
+	struct iolog log;
+	bool recorded = true;
+
+	iolog_init(&log, t_files, T_FILES, t_hash, iolog_hash_slots(T_FILES));
+	KT_EXPECT_EQ(t, iolog_parse(&log, v2, strlen(v2), check_recorded, &recorded), -EINVAL);
+	KT_EXPECT_EQ(t, log.err_line, 6);
+	KT_EXPECT_STREQ(t, log.err,
+			"line 6: a pause of 3600 s; timing=recorded keeps pauses of up to an hour "
+			"(timing=asap drops them)");
+	iolog_init(&log, t_files, T_FILES, t_hash, iolog_hash_slots(T_FILES));
+	KT_EXPECT_EQ(t, iolog_parse(&log, v3, strlen(v3), check_recorded, &recorded), -EINVAL);
+	KT_EXPECT_EQ(t, log.err_line, 5);
+	/* timing=asap drops the pauses: both replay, and so does a read of 4 GiB - 1 */
+	recorded = false;
+	iolog_init(&log, t_files, T_FILES, t_hash, iolog_hash_slots(T_FILES));
+	KT_EXPECT_EQ(t, iolog_parse(&log, v2, strlen(v2), check_recorded, &recorded), 0);
+	iolog_init(&log, t_files, T_FILES, t_hash, iolog_hash_slots(T_FILES));
+	KT_EXPECT_EQ(t, iolog_parse(&log, v3, strlen(v3), check_recorded, &recorded), 0);
+	KT_EXPECT_EQ(t, log.files[0].max_end, 4294967295ULL);
+}
+
 KTEST_SUITE(iolog, NULL, KTEST_CASE(test_version2), KTEST_CASE(test_version3),
 	    KTEST_CASE(test_unknown_actions), KTEST_CASE(test_reopen), KTEST_CASE(test_many_files),
-	    KTEST_CASE(test_bad_logs), KTEST_CASE(test_bad_bytes), KTEST_CASE(test_callback_stops));
+	    KTEST_CASE(test_bad_logs), KTEST_CASE(test_bad_bytes), KTEST_CASE(test_callback_stops),
+	    KTEST_CASE(test_replay_check));
