@@ -12,7 +12,7 @@
  *	cmd workload test ra secs mbps kbps disk_reads avg_req_kb stall_secs
  *	clock disk cold verified harness_secs
  * stall_frac is the readers' stall over their time: stall_secs (summed over
- * the phase's reader threads, bench_thread_create()) / (secs x readers).
+ * the phase's reader threads, b->readers) / (secs x readers).
  * The framework's own work per read (latency histogram, pattern check,
  * progress lines) is the harness, not the workload: under the virtual
  * clock it runs with the clock stopped (bench_harness_begin()).
@@ -207,8 +207,6 @@ struct thread *bench_thread_create(struct bench *b, int (*fn)(void *), void *arg
 {
 	struct thread *t = thread_create(b->w->name, fn, arg);
 
-	/* each is one of the next phase's readers: their stall adds up (stall_frac) */
-	b->readers += !!t;
 	if (!t)
 		pr_err("bench %s: no memory for %s's thread (a %lu-byte stack)\n", b->w->name, what,
 		       (unsigned long)THREAD_STACK_SIZE);
@@ -807,7 +805,7 @@ int bench_phase_end(struct bench *b)
 	if (b->suite)
 		bench_suite_record(b, bench_suite_column());
 	b->ra_collect = false;
-	b->readers = 0; /* the next phase's are created for it */
+	b->readers = 0; /* the next phase's workload says its own */
 	bench_harness_end(b, &h);
 	return b->errors || b->bad_bytes ? -EIO : 0;
 }

@@ -112,7 +112,7 @@ struct bench {
 	/* what the phase measured, for suites */
 	double secs, mbps, stall_secs;
 	double stall_frac;    /* stall_secs / (secs x readers): within [0, 1] */
-	unsigned int readers; /* the phase's threads (bench_thread_create()); 0: this one */
+	unsigned int readers; /* the phase's reader threads, set before it begins; 0: this one */
 	uint64_t disk_reads;  /* 0: the phase never touched the disk (served from the cache) */
 	int errors;
 	/* the workload's threads wait here for its first phase (bench_thread_start) */

@@ -415,6 +415,7 @@ static int thrash_run(struct bench *b)
 		ts.events = ra_trace_total();
 		ra_trace_watch = &ts.watch;
 	}
+	b->readers = (unsigned int)nstreams; /* their stall adds up (stall_frac) */
 	bench_harness_end(b, &hold);
 	/*
 	 * The readers go once the phase begins, but run only when this thread
