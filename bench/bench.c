@@ -718,7 +718,6 @@ int bench_phase_end(struct bench *b)
 	 * reaches N times the run. A fraction of the readers' time, so that it
 	 * stays within [0, 1] (one reader: of the run).
 	 */
-	b->stall_secs = (double)ra.stall_ns / 1e9;
 	b->stall_frac = (double)ra.stall_ns / ((double)ns * (double)max(b->readers, 1U));
 	printf("bench: %s %s: %llu KiB in %.3f s: %.0f KB/s (%.2f MB/s), %llu calls, p50 %llu us "
 	       "p99 %llu us; %s disk: %llu reads, avg %.1f KiB, %llu buffer hits; ra %s %lu calls, "

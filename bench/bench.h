@@ -110,16 +110,22 @@ struct bench {
 	char extra[1024];    /* extra keys a workload adds with bench_result_*(), as JSON */
 	size_t extra_len;
 	/* what the phase measured, for suites */
-	double secs, mbps, stall_secs;
-	double stall_frac;    /* stall_secs / (secs x readers): within [0, 1] */
-	unsigned int readers; /* the phase's reader threads, set before it begins; 0: this one */
-	uint64_t disk_reads;  /* 0: the phase never touched the disk (served from the cache) */
+	double secs, mbps;
+	double stall_frac;   /* stall_secs / (secs x readers): within [0, 1] */
+	uint64_t disk_reads; /* 0: the phase never touched the disk (served from the cache) */
 	int errors;
 	/* the workload's threads wait here for its first phase (bench_thread_start) */
 	struct wait_queue_head gate;
 	int gate_state;	     /* 0: closed, 1: the phase began, -1: the workload gave up */
 	int open_err;	     /* why the last bench_open() failed */
 	unsigned int phases; /* begun so far in this run */
+	/*
+	 * The phase's reader threads, set by the workload before it begins (0:
+	 * this thread alone). Last, in what was the struct's padding: a larger
+	 * struct bench would take its zeroing longer before every phase, which
+	 * moves the phases' start against the modelled disk under the virtual clock.
+	 */
+	unsigned int readers;
 };
 
 /* A parameter's value (KV_UINT, KV_SIZE, KV_BOOL, KV_ENUM index). */

@@ -37,7 +37,7 @@ void bench_replay_note(const struct bench *b, const struct bench_sample *s)
 		return;
 	cur_row->ran = true;
 	cur_row->secs = b->secs;
-	cur_row->stall_secs = b->stall_secs;
+	cur_row->stall_secs = b->stall_frac * b->secs; /* one reader: stall_frac is of the run */
 	cur_row->disk_reads = s->disk_reads;
 	cur_row->disk_sectors = s->disk_sectors;
 	cur_row->verified = b->verify && b->bytes && b->checked_bytes == b->bytes &&

@@ -313,7 +313,10 @@ static void print_table(const struct bench_suite *suite, const struct ra_algorit
 	bool wide = nra <= 2;
 	const char *word = NULL;
 
-	if (wide)
+	if (nra == 1)
+		printf("\nbench suite %s: %s's column (tools/bench-report joins one boot's to "
+		       "another's)\n", suite->name, ra[0]->name);
+	else if (wide)
 		printf("\nbench suite %s: the seeds' table (%s over %s)\n", suite->name,
 		       ra[nra - 1]->name, ra[0]->name);
 	else
