@@ -326,7 +326,8 @@ static void print_table(const struct bench_suite *suite, const struct ra_algorit
 		printf("bench suite %s: %s\n", suite->name, suite->note);
 	for (int i = 0; i < nr_rows; i++) {
 		if (!strcmp(rows[i].unit, "KB/s")) {
-			printf("bench suite %s: KB/s is KiB (1024 bytes) per second, as iozone's\n",
+			printf("bench suite %s: KB/s is KiB (1024 bytes) per second, as "
+			       "iozone's\n",
 			       suite->name);
 			break;
 		}

@@ -21,8 +21,8 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		printf("usage: patgen FILE SIZE\n"
-		       "  a bench pattern file (bench/pattern.h) of SIZE bytes: every 8-byte word a\n"
-		       "  function of the file's name and its offset\n");
+		       "  a bench pattern file (bench/pattern.h) of SIZE bytes: each 8-byte\n"
+		       "  word a function of the file's name and its offset\n");
 		return 0;
 	}
 	if (argc != 3) {

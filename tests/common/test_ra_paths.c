@@ -435,14 +435,15 @@ static void test_actor_read(struct ktest *t)
 		KT_EXPECT_EQ(t, c.bad_words, 0);
 		KT_EXPECT_EQ(t, ra_trace_count(), nev);
 		for (unsigned int e = 0; e < nev && e < ra_trace_count(); e++) {
-			const struct ra_trace_event *g = ra_trace_get(e);
+			const struct ra_trace_event *g = ra_trace_get(e), *w = &want[e];
 
-			KT_EXPECT_TRUE(t, g->rcase == want[e].rcase && g->offset == want[e].offset &&
-						  g->req_size == want[e].req_size &&
-						  g->ra_index == want[e].ra_index &&
-						  g->ra_size == want[e].ra_size &&
-						  g->la_size == want[e].la_size &&
-						  g->actual == want[e].actual);
+			KT_EXPECT_EQ(t, g->rcase, w->rcase);
+			KT_EXPECT_EQ(t, g->offset, w->offset);
+			KT_EXPECT_EQ(t, g->req_size, w->req_size);
+			KT_EXPECT_EQ(t, g->ra_index, w->ra_index);
+			KT_EXPECT_EQ(t, g->ra_size, w->ra_size);
+			KT_EXPECT_EQ(t, g->la_size, w->la_size);
+			KT_EXPECT_EQ(t, g->actual, w->actual);
 		}
 		KT_EXPECT_TRUE(t, rah_expect_io(t, &h, want_io, nio));
 		rah_close(&h);
