@@ -255,7 +255,7 @@ static void print_cached(const struct row *r, const struct ra_algorithm *const *
 	printf("  (cached, no disk reads:");
 	for (int c = 0; c < nra; c++)
 		if (r->have[c] && r->cached[c])
-			printf(" %s", ra[c]->title);
+			printf(" %s", ra[c]->name);
 	printf(")");
 }
 
@@ -276,9 +276,9 @@ static void print_header(const struct ra_algorithm *const *ra, int nra, const ch
 	printf("%*s", wide ? 42 : 36, "");
 	for (int c = 0; c < nra; c++) {
 		if (wide || !c)
-			printf(wide ? " %14s" : " %11s", ra[c]->title);
+			printf(wide ? " %14s" : " %11s", ra[c]->name);
 		else
-			printf(" %11s%8s", ra[c]->title, word);
+			printf(" %11s%8s", ra[c]->name, word);
 	}
 	if (wide && nra > 1)
 		printf("%10s", word);
@@ -315,14 +315,25 @@ static void print_table(const struct bench_suite *suite, const struct ra_algorit
 	bool wide = nra <= 2;
 	const char *word = NULL;
 
-	if (wide)
+	if (nra == 1)
+		printf("\nbench suite %s: %s's column (tools/bench-report joins one boot's to "
+		       "another's)\n", suite->name, ra[0]->name);
+	else if (wide)
 		printf("\nbench suite %s: the seeds' table (%s over %s)\n", suite->name,
-		       ra[nra - 1]->title, ra[0]->title);
+		       ra[nra - 1]->name, ra[0]->name);
 	else
 		printf("\nbench suite %s: one column per algorithm, each with its change against "
-		       "%s\n", suite->name, ra[0]->title);
+		       "%s\n", suite->name, ra[0]->name);
 	if (suite->note)
 		printf("bench suite %s: %s\n", suite->name, suite->note);
+	for (int i = 0; i < nr_rows; i++) {
+		if (!strcmp(rows[i].unit, "KB/s")) {
+			printf("bench suite %s: KB/s is KiB (1024 bytes) per second, as "
+			       "iozone's\n",
+			       suite->name);
+			break;
+		}
+	}
 	for (int i = 0; i < nr_rows; i++) {
 		struct row *r = &rows[i];
 		int decimals = !strcmp(r->unit, "KB/s") ? 2 : 4;

@@ -28,7 +28,17 @@
 #include "kernel/time.h"
 #include "mm/filemap.h"
 
+/*
+ * mm/filemap-actor.c compiles this file's read path once more with
+ * FILEMAP_READ_ACTOR defined: do_generic_mapping_read_actor(), the same read
+ * handing its data to an actor instead of copying it into one buffer. One
+ * source for both, and do_generic_mapping_read() compiled exactly as it was
+ * before the actor's entry: the instructions of every read, and so its time
+ * under the virtual clock, do not move.
+ */
+#ifndef FILEMAP_READ_ACTOR
 const char *const filemap_advice_names[] = { "normal", "sequential", "random", NULL };
+#endif
 
 static const char *file_name(const struct file *filp)
 {
@@ -60,6 +70,7 @@ static int wait_page_io(struct file *filp, struct page *page)
 	return -ETIMEDOUT;
 }
 
+#ifndef FILEMAP_READ_ACTOR
 /* Lock @page, waiting a bounded time for whoever holds it (normally its I/O). */
 static int lock_page_bounded(struct file *filp, struct page *page)
 {
@@ -78,6 +89,7 @@ static int lock_page_bounded(struct file *filp, struct page *page)
 	}
 	return 0;
 }
+#endif
 
 /* Start ->readpage on @page, which the caller has locked and holds a reference on. */
 static void start_readpage(struct file *filp, struct page *page)
@@ -154,7 +166,12 @@ static int page_wait_uptodate(struct file *filp, struct page *page)
 /* How often a read may find its page gone from the cache before giving up. */
 #define FILEMAP_MAX_LOOKUPS	8
 
+#ifndef FILEMAP_READ_ACTOR
 ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff_t *ppos)
+#else
+ssize_t do_generic_mapping_read_actor(struct file *filp, size_t count, loff_t *ppos,
+				      filemap_actor_t actor, void *ctx)
+#endif
 {
 	struct address_space *mapping = filp->f_mapping;
 	struct file_ra_state *ra = &filp->f_ra;
@@ -262,7 +279,11 @@ find_page:
 		prev_index = index;
 
 		n = min_t(unsigned long, nr, count - copied);
+#ifndef FILEMAP_READ_ACTOR
 		memcpy((char *)buf + copied, (const char *)page_address(page) + offset, n);
+#else
+		actor(ctx, (const char *)page_address(page) + offset, n);
+#endif
 		page_cache_release(page);
 		copied += n;
 		offset += n;
@@ -287,6 +308,7 @@ find_page:
 	return error;
 }
 
+#ifndef FILEMAP_READ_ACTOR
 /* --- the fault path -------------------------------------------------------------- */
 
 /*
@@ -582,3 +604,4 @@ void splice_release(struct splice_pipe_desc *spd)
 		page_cache_release(spd->pages[i]);
 	spd->nr_pages = 0;
 }
+#endif /* FILEMAP_READ_ACTOR */

@@ -28,7 +28,7 @@ host-tests: $(BUILD)/host/bench_mm
 # by name, so the programs link their objects directly: from libhost.a only
 # the ones some test names would be pulled in.
 RA_ALGO_SRCS := $(wildcard mm/readahead-*.c)
-HOST_SRCS += mm/readahead.c mm/ratrace.c mm/filemap.c $(RA_ALGO_SRCS)
+HOST_SRCS += mm/readahead.c mm/ratrace.c mm/filemap.c mm/filemap-actor.c $(RA_ALGO_SRCS)
 HOST_TESTS += readahead readahead_mm
 RA_COMMON_TESTS := $(wildcard tests/common/test_ra_*.c)
 readahead_SRCS := $(RA_COMMON_TESTS) tests/host/test_readahead_fake.c \

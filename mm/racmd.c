@@ -130,19 +130,47 @@ static void result_cases(struct result *r, const struct ra_stats *st)
 	result_raw(r, "cases", buf);
 }
 
+/* "ralist: " and the name and title columns take 34 of a line's 99 columns; the rest: */
+#define RALIST_HELP_COLS 65
+
+/* One algorithm's line: its @cols (name, title), then @text broken between words. */
+static void ralist_line(const char *cols, const char *text)
+{
+	const char *p = text;
+
+	do {
+		size_t n = strlen(p);
+
+		if (n > RALIST_HELP_COLS) {
+			n = RALIST_HELP_COLS;
+			while (n && p[n] != ' ')
+				n--;
+			if (!n)
+				n = RALIST_HELP_COLS; /* a word longer than the column */
+		}
+		printf("ralist: %-26s%.*s\n", p == text ? cols : "", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+	} while (*p);
+}
+
 static int cmd_ralist(int argc, char **argv)
 {
 	const struct ra_algorithm *algo;
 	struct result r;
-	char list[160], titles[400];
+	char list[160], titles[400], cols[40], text[256];
 	size_t n = 0;
 
 	if (kcmd_args(argc, argv, NULL, 0, NULL, NULL))
 		return -EINVAL;
 	n += (size_t)snprintf(titles, sizeof(titles), "{");
+	ralist_line("ra=          title", "what it is");
 	for (unsigned int i = 0; (algo = ra_algo_at(i)); i++) {
-		printf("ralist: %-12s %-10s %s%s\n", algo->name, algo->title, algo->help,
-		       algo == ra_default_algo ? " (the default)" : "");
+		snprintf(cols, sizeof(cols), "%-12s %s", algo->name, algo->title);
+		snprintf(text, sizeof(text), "%s%s", algo->help,
+			 algo == ra_default_algo ? " (the default)" : "");
+		ralist_line(cols, text);
 		if (n < sizeof(titles))
 			n += (size_t)snprintf(titles + n, sizeof(titles) - n, "%s\"%s\":\"%s\"",
 					      i ? "," : "", algo->name, algo->title);
