@@ -605,12 +605,17 @@ static void print_settings(const struct bench *b, const struct file *f)
 
 unsigned long bench_phase_calls;
 
+void bench_reads_begin(void)
+{
+	if (bench_phase_calls == ULONG_MAX)
+		bench_phase_calls = mm_fail_nth_calls();
+}
+
 void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64_t expect)
 {
 	struct bench_harness h;
 
-	if (bench_phase_calls == ULONG_MAX)
-		bench_phase_calls = mm_fail_nth_calls();
+	bench_reads_begin();
 	b->phases++;
 	if (!b->gate_state) {
 		b->gate_state = 1;

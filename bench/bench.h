@@ -214,6 +214,12 @@ void *bench_buffer(struct bench *b, size_t len);
  * injected allocation failure came before the run's first phase or in it.
  */
 extern unsigned long bench_phase_calls;
+/*
+ * The reads begin outside a phase (overhead's timed pass): from here an
+ * allocation failure belongs to the reads, as in a phase, where readahead
+ * gives up a window's pages it cannot allocate without an error.
+ */
+void bench_reads_begin(void);
 
 /*
  * The harness's own work (the latency histogram, the pattern check,

@@ -46,8 +46,11 @@ static void in_use(struct in_use *u)
 	kmalloc_get_stats(&ks);
 	u->objects = ks.objects;
 	u->large_pages = ks.large_pages;
-	/* neither free, nor cached file data, nor the heap's: thread stacks, buffers */
-	u->other_pages = st.total - st.free - st.cached - st.slab;
+	/*
+	 * neither free (the kernel's, or the page cache pool's), nor cached file
+	 * data, nor the heap's: thread stacks, buffers
+	 */
+	u->other_pages = st.total - st.free - st.cache_free - st.cached - st.slab;
 }
 
 static long diff(unsigned long a, unsigned long b)

@@ -190,8 +190,10 @@ static int pass(struct bench *b, int t, void *buf, bool measured, const struct p
 	if (t == TREE_HOT) {
 		int e = tree(b, buf, false, NULL); /* warm the cache */
 
-		if (!measured) /* the timed pass counts from here */
+		if (!measured) { /* the timed pass counts from here */
 			memset(&b->ra_end, 0, sizeof(b->ra_end));
+			bench_reads_begin();
+		}
 		return e ? e : tree(b, buf, measured, pc);
 	}
 	if (t == SEQ1_SPARSE || t == RAND1_SPARSE)
@@ -219,6 +221,7 @@ static int pass(struct bench *b, int t, void *buf, bool measured, const struct p
 		report_calls(b, pc);
 	} else {
 		memset(&b->ra_end, 0, sizeof(b->ra_end)); /* the timed pass counts from here */
+		bench_reads_begin();
 	}
 	if (t == RAND1_SPARSE) {
 		uint64_t pages = size / 4096;

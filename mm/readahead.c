@@ -182,6 +182,10 @@ void file_ra_state_init(struct file_ra_state *ra, struct address_space *mapping)
 		ra->ra_pages = mapping->backing_dev_info->ra_pages;
 	else
 		ra->ra_pages = ra_default_pages;
+	if (!ra_default_algo)
+		ra_algo_at(0); /* the registry names the default (RA_ALGO_DEFAULT) */
+	if (!ra_default_algo)
+		panic("readahead: no algorithm linked in says it is the default (RA_ALGO_DEFAULT)");
 	file_ra_set_algo(ra, ra_default_algo);
 }
 

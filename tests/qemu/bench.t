@@ -49,7 +49,7 @@ check "on-demand calls readahead less often on 1-page cache-hot reads" "one('ove
 check "pipeline: the look-ahead mark lowers the stall at 60 us think time" "one('pipeline','think60000','ondemand')['stall_frac'] < one('pipeline','think60000','ondemand', ra_async=False)['stall_frac']"
 check "pipeline: no asynchronous readahead without the look-ahead mark" "one('pipeline','think60000','ondemand', ra_async=False)['ra_async'] == 0"
 check "the suite's RESULT lines: a row per test with both algorithms, then the summary" "[s for s in S if s.get('cmd') == 'bench-suite'][0]['failed'] == 0 and len([x for x in S if x.get('cmd') == 'bench-row']) == [s for s in S if s.get('cmd') == 'bench-suite'][0]['rows'] >= 17 and all('legacy' in x and 'ondemand' in x for x in S if x.get('cmd') == 'bench-row' and 'no-lookahead' not in x['test'] and 'ra=off' not in x['test'])"
-tap_grep '^bench: iozone read: ra=legacy ra_kb=1024 verify=1 disk=cold file=/bench/big.pat suite=smoke$' "$QOUT" "a phase prints the settings it runs with"
+tap_grep '^bench: iozone read: ra=legacy ra_kb=1024 verify=1 disk=cold cache_pages=[0-9]+ file=/bench/big.pat suite=smoke$' "$QOUT" "a phase prints the settings it runs with"
 tap_grep '^bench: iozone read: .* buffer hits; ra legacy [0-9]+ calls, [0-9]+ windows' "$QOUT" "a phase's line has the buffer hits, readahead calls and windows"
 check "rows that never touched the disk say so: smoke's re-read is cached, its first read is not" "[x.get('cached') for x in S if x.get('cmd') == 'bench-row' and x['test'] in ('Read', 'Re-read')] == [None, 'legacy,ondemand'] and 'fits in memory' in [s for s in S if s.get('cmd') == 'bench-suite'][0]['note']"
 tap_grep '^ +"Stride read"  KB/s +[0-9.]+ +[0-9.]+ +[-+][0-9.]+%( +\(cached[^)]*\))?$' "$QOUT" "the seeds' table: a row with both columns and the gain"
@@ -98,9 +98,9 @@ qemu --mem 20M --disk "$IMG" --timeout 120 -- ra_kb=1024 "run=bench thrash strea
 check "thrash catchup=1: runs, every byte verified, and the pacing selftest passes" "[(r['catchup'], r['verified']) for r in R] == [(1, True)] and '$QSTATUS' == '0'"
 
 # files=1 on tools/mkbench streams-mini: each of the 32 readers its own 512 KiB file, in a
-# top-level directory of its own spread over the 160 GB disk, read whole from offset 0, in
-# 20 MiB of RAM
-qemu --mem 20M --disk build/img/bench-streams-mini.img --timeout 120 -- ra_kb=1024 "run=bench thrash streams=32 rate=128k interval=30 tail=10 ra=legacy files=1 path=/ trace=12;drop_caches;bench thrash streams=32 rate=128k interval=30 tail=10 ra=ondemand files=1 path=/ trace=12;bench thrash streams=4 files=1 path=/s000/s000.pat;bench thrash streams=40 files=1 path=/"
+# top-level directory of its own spread over the 160 GB disk, read whole from offset 0,
+# through an 8 MiB page cache
+qemu --mem 64M --disk build/img/bench-streams-mini.img --timeout 120 -- ra_kb=1024 pagecache=8M "run=bench thrash streams=32 rate=128k interval=30 tail=10 ra=legacy files=1 path=/ trace=12;drop_caches;bench thrash streams=32 rate=128k interval=30 tail=10 ra=ondemand files=1 path=/ trace=12;bench thrash streams=4 files=1 path=/s000/s000.pat;bench thrash streams=40 files=1 path=/"
 tap_is "$QSTATUS" 1 "bench thrash files=1: 32 readers on files of their own, both algorithms; then two bad paths"
 check "thrash files=1: each reader read all of its own file, every byte verified" "[(r['files'], r['verified'], r['bytes'], r['streams']) for r in R if r['workload'] == 'thrash'] == [(1, True, 32 * 524288, 32)] * 2 and all(r['thrashed_windows'] > 0 for r in R)"
 check "thrash files=1: the traced reader (#12) read /s011/s011.pat from its first page to its last" "all(sum(s['reads'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a) * 4 == max(s['pos_kb'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a) == 512 for a in ('legacy', 'ondemand'))"
@@ -119,5 +119,5 @@ check "stall_frac is a fraction of the readers' time: stall_secs / (secs x threa
 # bad input: one error line naming what is wrong, and a failed command
 qemu --mem 64M --disk "$IMG" --timeout 60 -- "run=bench nosuch;bench iozone r=3;bench iozone colour=red;bench iozone i=read,bogus;bench suite=nosuch;bench pipeline ra=legacy ra_async=0;bench thrash streams=4 trace=5"
 tap_is "$QSTATUS" 1 "bad bench arguments fail the run"
-n=$(grep -cE "^error: bench: no workload 'nosuch'|^error: bench iozone: r=3 is out of range|^error: bench iozone: .*colour|^error: bench: no suite 'nosuch'|^error: bench pipeline: ra_async=0 turns off a look-ahead mark|^error: bench thrash: trace=5: there are only 4 readers|^error: bench iozone: i=read,bogus: expected all, or tests" "$QOUT")
+n=$(grep -cE "^error: bench: no workload 'nosuch'|^error: bench iozone: r=3 is out of range|^error: bench iozone: .*colour|^error: bench: no suite 'nosuch'|^error: bench pipeline: ra_async=0 turns off the look-ahead marks; ra=legacy sets none|^error: bench thrash: trace=5: there are only 4 readers|^error: bench iozone: i=read,bogus: expected all, or tests" "$QOUT")
 tap_is "$n" 7 "each bad argument gets its own error line"
