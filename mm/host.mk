@@ -36,18 +36,14 @@ readahead_SRCS := $(RA_COMMON_TESTS) tests/host/test_readahead_fake.c \
 readahead_mm_SRCS := $(RA_COMMON_TESTS) $(RA_ALGO_SRCS) tests/host/fuzz_ra.c
 
 # The readahead fuzzer (tests/host/fuzz_ra.c): every algorithm through the real
-# page cache; `make fuzz` runs it after the ext2 one, make test briefly (fuzz_ra.t).
+# page cache; make fuzz-ra FUZZ_SECONDS=N, make test briefly (fuzz_ra.t). Its
+# input is a program of operations: no seeds, no dictionary.
+FUZZERS += ra
+FUZZ_ra_MAX_LEN := 4096
 $(BUILD)/host/fuzz_ra: $(wildcard mm/*.[ch] drivers/*.[ch] kernel/*.[ch] fs/*.[ch] \
 		tests/host/fuzz_ra.c tests/common/test_ra_harness.[ch])
 	@mkdir -p $(dir $@)
 	@echo "  CLANG   $@"
 	@$(CLANG) $(FUZZ_CFLAGS) -o $@ tests/host/fuzz_ra.c tests/common/test_ra_harness.c \
 		tests/host/runtime.c $(sort $(HOST_SRCS)) -lm
-fuzz: fuzz-ra
-fuzz-ra: $(BUILD)/host/fuzz_ra
-	@mkdir -p $(BUILD)/fuzz-ra/corpus $(BUILD)/fuzz-ra/crashes
-	$(BUILD)/host/fuzz_ra -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
-		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz-ra/crashes/ \
-		$(BUILD)/fuzz-ra/corpus
-.PHONY: fuzz-ra
 # end readahead (ra)
