@@ -185,13 +185,17 @@ $(BUILD)/mbshim.elf: tests/qemu/mbshim.c tests/qemu/mbshim.ld
 # ledger tests/fuzz/runs.tsv); make test's short runs (tests/host/fuzz-lib.sh) the same.
 # fuzz-merge minimizes both corpora into tests/fuzz/NAME/ (tools/fuzz-merge): files of
 # at most FUZZ_FILE_MAX bytes, FUZZ_BUDGET_KB KiB a fuzzer (ext2's inputs are images).
+# FUZZ_TIMEOUT: seconds an input may take, wall-clock (libFuzzer's -timeout); a long run
+# under nice 19 on a busy machine wants more than 10 (tools/fuzz-run re-runs each timeout).
+FUZZ_TIMEOUT ?= 10
 FUZZ_FILE_MAX ?= 65536
 FUZZ_BUDGET_KB ?= 512
 FUZZ_ext2_BUDGET_KB ?= 2048
 define fuzz_rules
 fuzz-build-$(1): $(BUILD)/host/fuzz_$(1) $(FUZZ_$(1)_DEPS)
 fuzz-$(1): fuzz-build-$(1)
-	@tools/fuzz-run $(1) $(FUZZ_SECONDS) -max_len=$(FUZZ_$(1)_MAX_LEN) $(FUZZ_$(1)_ARGS)
+	@tools/fuzz-run $(1) $(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -max_len=$(FUZZ_$(1)_MAX_LEN) \
+		$(FUZZ_$(1)_ARGS)
 fuzz-merge-$(1): fuzz-build-$(1)
 	@tools/fuzz-merge --max-file $(FUZZ_FILE_MAX) \
 		--budget-kb $(or $(FUZZ_$(1)_BUDGET_KB),$(FUZZ_BUDGET_KB)) \
