@@ -13,6 +13,8 @@
 #   make format     clang-format every C file
 #
 # CROSS=x86_64-elf- uses a cross toolchain instead of the host gcc.
+# EXTRA_KSRCS=FILE... builds these sources into the kernel too (tests/qemu/algo-file.t:
+# an algorithm file from outside mm/, with BUILD= a folder of its own).
 
 CROSS ?=
 CC := $(CROSS)gcc
@@ -41,7 +43,7 @@ HOST_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 # Every directory contributes sources; fragments (*/host.mk) list what also
 # builds on the host and the host test programs.
 KSRCS := $(wildcard boot/*.S boot/*.c kernel/*.c mm/*.c drivers/*.c fs/*.c bench/*.c \
-	tests/kernel/*.c tests/common/*.c)
+	tests/kernel/*.c tests/common/*.c) $(EXTRA_KSRCS)
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(KSRCS))
 
 HOST_SRCS :=
@@ -212,3 +214,9 @@ fuzz-merge: $(addprefix fuzz-merge-,$(FUZZERS))
 fuzz-table:
 	@tools/fuzz-table
 .PHONY: fuzz fuzz-merge fuzz-table
+
+# tools/linux-ref's replayer, run inside a Linux guest: static, for an initramfs with no libc
+$(BUILD)/host/lrrun: tools/lrrun.c bench/iolog.c bench/iolog.h kernel/types.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@ (static)"
+	@$(HOSTCC) -std=gnu11 -O2 $(WARN) -DHOST_BUILD -I. -static -o $@ tools/lrrun.c bench/iolog.c

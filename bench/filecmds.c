@@ -112,16 +112,23 @@ static void print_summary(const char *cmd, struct file *f, const struct ra_measu
 	uint64_t reads = m->bdev ? m->bdev->stats.ios[0] - m->before.ios[0] : 0;
 	struct ra_stats st;
 
+	int lead;
+
 	ra_file_stats(&f->f_ra, &st);
+	lead = ra_lead_median_bucket(&st);
 	printf("%s: %s: %llu bytes, crc32 %08x; %llu disk reads, %llu buffer hits (%s disk); "
 	       "readahead %s: "
-	       "%lu calls, %lu windows, %lu pages, %lu used, %lu thrashed, %lu sync + %lu async "
-	       "I/Os\n",
+	       "%lu calls, %lu windows, %lu pages, %lu used, %lu unused, %lu thrashed, %lu sync + "
+	       "%lu async I/Os; median lead ",
 	       cmd, f->f_path, (unsigned long long)bytes, crc, (unsigned long long)reads,
 	       (unsigned long long)(blk_model_buffer_hits(m->bdev) - m->hits0),
 	       m->bdev && m->bdev->run_cold ? "cold" : "warm", f->f_ra.algo->name,
-	       ra_stats_calls(&st), st.windows, st.pages, st.hit_pages, st.thrashed_pages,
-	       st.sync_ios, st.async_ios);
+	       ra_stats_calls(&st), st.windows, st.pages, st.hit_pages, ra_stats_unused(&st),
+	       st.thrashed_pages, st.sync_ios, st.async_ios);
+	if (lead < 0)
+		printf("- (no page used)\n");
+	else
+		printf("%lu-%lu us\n", lead ? 1UL << lead : 0UL, (2UL << lead) - 1);
 }
 
 static int cmd_mmapcat(int argc, char **argv)

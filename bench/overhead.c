@@ -9,10 +9,12 @@
  *	tree-hot	reading every file of a cache-hot tree (the seeds' `tar /lib`)
  *	rand1-sparse	1-page random reads of a sparse file
  * Hot tests read their files once, unmeasured, first; the sparse file's
- * tests start with the cache dropped. Reports the time,
- * readahead calls per MB and the time per MB; the seeds' "+0.3% ... -1%"
- * compare these times between algorithms (ra=off gives the cost of the
- * read path alone, so (T - T_off) / calls is the cost of one decision).
+ * tests start with the cache dropped. Reports the time and the readahead
+ * calls; the seeds' "+0.3% ... -1%" compare these times between algorithms.
+ * (T - T_off) / calls is not the cost of a decision: readahead changes
+ * what the read path does (a window of pages in one call instead of a
+ * call per page), so it can be negative. The time inside the calls comes
+ * from a pass of its own with the calls timed (one()): ra_call_ns.
  */
 #include <stdio.h>
 #include <string.h>
@@ -123,7 +125,22 @@ static void walk_dir(struct walk *w)
 	vfs_close(d);
 }
 
-static int tree(struct bench *b, void *buf, bool measured)
+/* The timed pass's readahead calls and the time inside them. */
+struct pass_calls {
+	uint64_t calls, ns;
+};
+
+static void report_calls(struct bench *b, const struct pass_calls *pc)
+{
+	if (!pc)
+		return;
+	bench_result_u64(b, "ra_timed_calls", pc->calls);
+	bench_result_double(b, "ra_call_ns", pc->calls ? (double)pc->ns / (double)pc->calls : 0,
+			    1);
+}
+
+/* A pass over the tree: measured (a phase of its own), or not (warming, or timing the calls). */
+static int tree(struct bench *b, void *buf, bool measured, const struct pass_calls *pc)
 {
 	struct walk *w = bench_zalloc(b, 1, sizeof(*w), "walking the tree");
 	int err;
@@ -141,8 +158,10 @@ static int tree(struct bench *b, void *buf, bool measured)
 	if (measured)
 		bench_phase_begin(b, "tree-hot", NULL, 0);
 	walk_dir(w);
-	if (measured)
+	if (measured) {
 		bench_result_u64(b, "files", (uint64_t)w->files);
+		report_calls(b, pc);
+	}
 	err = w->err;
 	if (w->errors)
 		printf("bench overhead: %s: %d files or directories could not be read\n",
@@ -153,7 +172,14 @@ static int tree(struct bench *b, void *buf, bool measured)
 	return err;
 }
 
-static int one(struct bench *b, int t, void *buf)
+/*
+ * One pass of test @t: measured (a phase, its RESULT line carrying @pc's
+ * figures), or not (the timed pass). Each pass sets up its own start: the
+ * sparse file's tests start cold, every page a miss, as in the seeds; the
+ * hot tests read their file once, unmeasured, first; the tree is walked
+ * once first.
+ */
+static int pass(struct bench *b, int t, void *buf, bool measured, const struct pass_calls *pc)
 {
 	const char *path =
 		t == SEQ1_HOT || t == SEQ256_HOT ? bench_s(b, "hot") : bench_s(b, "sparse");
@@ -162,11 +188,12 @@ static int one(struct bench *b, int t, void *buf)
 	int err = 0;
 
 	if (t == TREE_HOT) {
-		int e = tree(b, buf, false); /* warm the cache */
+		int e = tree(b, buf, false, NULL); /* warm the cache */
 
-		return e ? e : tree(b, buf, true);
+		if (!measured) /* the timed pass counts from here */
+			memset(&b->ra_end, 0, sizeof(b->ra_end));
+		return e ? e : tree(b, buf, measured, pc);
 	}
-	/* the sparse file's tests start cold: every page a miss, as in the seeds */
 	if (t == SEQ1_SPARSE || t == RAND1_SPARSE)
 		bench_drop_caches();
 	f = bench_open(b, path);
@@ -187,7 +214,12 @@ static int one(struct bench *b, int t, void *buf)
 			return err;
 		}
 	}
-	bench_phase_begin(b, overhead_tests[t], f, 0);
+	if (measured) {
+		bench_phase_begin(b, overhead_tests[t], f, 0);
+		report_calls(b, pc);
+	} else {
+		memset(&b->ra_end, 0, sizeof(b->ra_end)); /* the timed pass counts from here */
+	}
 	if (t == RAND1_SPARSE) {
 		uint64_t pages = size / 4096;
 
@@ -199,10 +231,33 @@ static int one(struct bench *b, int t, void *buf)
 		if (!read_all(b, f, buf, t == SEQ256_HOT ? 256 * 4096 : 4096, size))
 			err = -EIO;
 	}
-	if (bench_phase_end(b))
+	if (measured && bench_phase_end(b))
 		err = -EIO;
 	bench_close(b, f);
 	return err;
+}
+
+/*
+ * The test twice: first with every readahead call timed (the time inside
+ * them, decision and submission, per call: ra_call_ns), then measured with
+ * the calls untimed (bench_exact_cpu()), so that its time is the read
+ * path's alone: timing a call costs two clock reads, in every algorithm's
+ * T but ra=off's fewer calls. Both passes start alike, so the calls are
+ * the same ones (ra_timed_calls says how many the first made).
+ */
+static int one(struct bench *b, int t, void *buf)
+{
+	struct pass_calls pc = {0};
+	int err;
+
+	bench_exact_cpu(false);
+	b->ra_collect = true; /* every file's readahead counters, as each closes */
+	err = pass(b, t, buf, false, NULL);
+	b->ra_collect = false;
+	pc.calls = ra_stats_calls(&b->ra_end);
+	pc.ns = b->ra_end.decide_ns;
+	bench_exact_cpu(true);
+	return err ? err : pass(b, t, buf, true, &pc);
 }
 
 static int overhead_run(struct bench *b)
@@ -212,7 +267,6 @@ static int overhead_run(struct bench *b)
 
 	if (!buf)
 		return -ENOMEM;
-	bench_exact_cpu(true);
 	for (int t = SEQ1_SPARSE; t <= RAND1_SPARSE; t++) {
 		unsigned int phases = b->phases;
 		int e;

@@ -15,7 +15,12 @@
  * aiostress and the overhead tests (lower is better), the stall fraction
  * for the pipeline. A line that says ra=off runs once, as a baseline: the
  * overhead tests without readahead, from which tools/bench-report gives
- * the cost of one readahead decision.
+ * the cost of one readahead decision; its rows are the table's own block,
+ * not any algorithm's column. baseline=0 leaves those lines out and
+ * baseline=only runs nothing else: tools/bench runs each algorithm, and the
+ * baseline, in a boot of its own, so that no algorithm's figures depend on
+ * what ran before it in the same boot (the allocator's and the caches'
+ * state); tools/bench-report joins their tables.
  *
  * The suites (tools/mkbench builds their images, build/img/bench-NAME.img):
  *   smoke   tiny: every workload once, for `make test`
@@ -143,12 +148,17 @@ static const struct bench_suite suites[] = {
 #define MAX_ROWS 64
 #define MAX_RA	 8
 
+/* The baseline lines' (ra=off) own slot in a row, after the algorithms' columns. */
+#define BASELINE_COL MAX_RA
+/* the baseline lines' algorithm, as the suites' lines name it (ra=off) */
+#define BASELINE_NAME "off"
+
 struct row {
 	char label[48];
 	const char *unit;
-	double v[MAX_RA];
-	bool have[MAX_RA];
-	bool cached[MAX_RA]; /* the run read nothing from the disk */
+	double v[MAX_RA + 1];
+	bool have[MAX_RA + 1];
+	bool cached[MAX_RA + 1]; /* the run read nothing from the disk */
 };
 
 static struct row rows[MAX_ROWS];
@@ -189,7 +199,7 @@ void bench_suite_record(const struct bench *b, int col)
 	double v;
 	struct row *r;
 
-	if (col < 0 || col >= MAX_RA)
+	if (col < 0 || col > BASELINE_COL)
 		return;
 	if (!strcmp(b->w->name, "iozone")) {
 		snprintf(label, sizeof(label), "%s", iozone_label(b->test));
@@ -245,7 +255,7 @@ static void print_cached(const struct row *r, const struct ra_algorithm *const *
 	printf("  (cached, no disk reads:");
 	for (int c = 0; c < nra; c++)
 		if (r->have[c] && r->cached[c])
-			printf(" %s", ra[c]->title);
+			printf(" %s", ra[c]->name);
 	printf(")");
 }
 
@@ -266,13 +276,31 @@ static void print_header(const struct ra_algorithm *const *ra, int nra, const ch
 	printf("%*s", wide ? 42 : 36, "");
 	for (int c = 0; c < nra; c++) {
 		if (wide || !c)
-			printf(wide ? " %14s" : " %11s", ra[c]->title);
+			printf(wide ? " %14s" : " %11s", ra[c]->name);
 		else
-			printf(" %11s%8s", ra[c]->title, word);
+			printf(" %11s%8s", ra[c]->name, word);
 	}
 	if (wide && nra > 1)
 		printf("%10s", word);
 	printf("\n");
+}
+
+/* The rows of the baseline lines (ra=off), apart from the algorithms' columns. */
+static void print_baseline(void)
+{
+	bool header = false;
+
+	for (int i = 0; i < nr_rows; i++) {
+		struct row *r = &rows[i];
+
+		if (!r->have[BASELINE_COL])
+			continue;
+		if (!header)
+			printf("%42s %14s\n", "baseline, no readahead", "off");
+		header = true;
+		print_row_label(r, 36);
+		printf(" %14.*f\n", !strcmp(r->unit, "KB/s") ? 2 : 4, r->v[BASELINE_COL]);
+	}
 }
 
 /*
@@ -287,18 +315,31 @@ static void print_table(const struct bench_suite *suite, const struct ra_algorit
 	bool wide = nra <= 2;
 	const char *word = NULL;
 
-	if (wide)
+	if (nra == 1)
+		printf("\nbench suite %s: %s's column (tools/bench-report joins one boot's to "
+		       "another's)\n", suite->name, ra[0]->name);
+	else if (wide)
 		printf("\nbench suite %s: the seeds' table (%s over %s)\n", suite->name,
-		       ra[nra - 1]->title, ra[0]->title);
+		       ra[nra - 1]->name, ra[0]->name);
 	else
 		printf("\nbench suite %s: one column per algorithm, each with its change against "
-		       "%s\n", suite->name, ra[0]->title);
+		       "%s\n", suite->name, ra[0]->name);
 	if (suite->note)
 		printf("bench suite %s: %s\n", suite->name, suite->note);
+	for (int i = 0; i < nr_rows; i++) {
+		if (!strcmp(rows[i].unit, "KB/s")) {
+			printf("bench suite %s: KB/s is KiB (1024 bytes) per second, as "
+			       "iozone's\n",
+			       suite->name);
+			break;
+		}
+	}
 	for (int i = 0; i < nr_rows; i++) {
 		struct row *r = &rows[i];
 		int decimals = !strcmp(r->unit, "KB/s") ? 2 : 4;
 
+		if (r->have[BASELINE_COL])
+			continue;	/* below, in the baseline's block */
 		if (!word || strcmp(word, change_word(r->unit))) {
 			word = change_word(r->unit);
 			print_header(ra, nra, word);
@@ -321,6 +362,7 @@ static void print_table(const struct bench_suite *suite, const struct ra_algorit
 		print_cached(r, ra, nra);
 		printf("\n");
 	}
+	print_baseline();
 }
 
 /* --- the command -------------------------------------------------------------------------- */
@@ -342,23 +384,30 @@ static void list_workloads(void)
 	printf("bench suites:");
 	for (unsigned int i = 0; i < ARRAY_SIZE(suites); i++)
 		printf(" %s", suites[i].name);
-	printf(" (bench suite=NAME [ra=A,B,...|all])\n  and replay: bench suite=replay "
+	printf(" (bench suite=NAME [ra=A,B,...|all] [baseline=1|0|only])\n  and replay: bench suite=replay "
 	       "[ra=A,B,...] [timing=recorded|asap] [files=close|keep] [dir=/replay/logs]\n");
 }
 
-/* Run one line of a suite with algorithm @ra. */
-static int run_line(const char *line, const struct ra_algorithm *ra, const char *suite, int col)
+/* baseline=: the ra=off lines with the first algorithm (1), not at all (0), or alone (only). */
+enum { BASELINE_NO, BASELINE_YES, BASELINE_ONLY };
+
+/* Run one line of a suite with algorithm @ra (@ra NULL: only the baseline lines). */
+static int run_line(const char *line, const struct ra_algorithm *ra, const char *suite, int col,
+		    int baseline)
 {
 	char buf[160], shown[160], *words[16];
 	const char *err = NULL;
 	const struct bench_workload *w;
 	int n, ret;
 
-	/* a line with its own ra=off is the baseline of the CPU costs: once, in the first column */
+	/* a line with its own ra=off is the baseline of the CPU costs: once, in its own slot */
 	if (strstr(line, "ra=off")) {
-		if (col)
+		if (baseline == BASELINE_NO || col)
 			return 0;
 		snprintf(buf, sizeof(buf), "%s", line);
+		col = BASELINE_COL;
+	} else if (baseline == BASELINE_ONLY) {
+		return 0;
 	} else {
 		snprintf(buf, sizeof(buf), "%s ra=%s", line, ra->name);
 	}
@@ -369,8 +418,8 @@ static int run_line(const char *line, const struct ra_algorithm *ra, const char 
 		pr_err("bench suite %s: bad line '%s'\n", suite, line);
 		return -EINVAL;
 	}
-	if (strstr(line, "ra_async=0") && !(ra->flags & RA_ALGO_LOOKAHEAD))
-		return 0; /* on-demand's look-ahead switched off: no column for the others */
+	if (col != BASELINE_COL && strstr(line, "ra_async=0") && !(ra->flags & RA_ALGO_MARKS))
+		return 0; /* look-ahead marks switched off: nothing to switch off without them */
 	if (!w->warm && bench_cold_start())
 		return -EIO;
 	printf("bench: suite %s: %s\n", suite, shown);
@@ -392,13 +441,7 @@ static int parse_ra_list(const char *ra_list, const struct ra_algorithm **ra)
 	int nra = 0;
 
 	if (!strcmp(ra_list, "all")) {
-		ra[nra++] = &ra_algo_legacy;
-		ra[nra++] = &ra_algo_ondemand;
-		for (unsigned int i = 0; (algo = ra_algo_at(i)) && nra < MAX_RA; i++)
-			if (algo != &ra_algo_legacy && algo != &ra_algo_ondemand &&
-			    !(algo->flags & RA_ALGO_NO_WINDOW))
-				ra[nra++] = algo;
-		return nra;
+		return (int)ra_algo_all(ra, MAX_RA);
 	}
 	if (strlen(ra_list) >= sizeof(list)) {
 		pr_err("bench: ra=%s: too long\n", ra_list);
@@ -420,7 +463,7 @@ static int parse_ra_list(const char *ra_list, const struct ra_algorithm **ra)
 	return nra;
 }
 
-static int run_suite(const char *name, const char *ra_list)
+static int run_suite(const char *name, const char *ra_list, int baseline)
 {
 	const struct bench_suite *s = NULL;
 	const struct ra_algorithm *ra[MAX_RA];
@@ -434,15 +477,28 @@ static int run_suite(const char *name, const char *ra_list)
 		pr_err("bench: no suite '%s' (smoke, quick, seeds, seeds-concurrent)\n", name);
 		return -EINVAL;
 	}
-	nra = parse_ra_list(ra_list ? ra_list : "legacy,ondemand", ra);
+	if (baseline == BASELINE_ONLY && ra_list) {
+		pr_err("bench suite=%s: baseline=only runs the ra=off lines alone; no ra=\n", name);
+		return -EINVAL;
+	}
+	nra = baseline == BASELINE_ONLY ? 0
+		: parse_ra_list(ra_list ? ra_list : "legacy,ondemand", ra);
 	if (nra < 0)
 		return nra;
 	nr_rows = 0;
+	if (baseline == BASELINE_ONLY) {
+		for (const char *const *line = s->runs; *line; line++)
+			if (run_line(*line, NULL, name, 0, baseline))
+				failed++;
+	}
 	for (int c = 0; c < nra; c++)
 		for (const char *const *line = s->runs; *line; line++)
-			if (run_line(*line, ra[c], name, c))
+			if (run_line(*line, ra[c], name, c, baseline))
 				failed++;
-	print_table(s, ra, nra);
+	if (nra)
+		print_table(s, ra, nra);
+	else
+		print_baseline();
 	printf("bench suite %s: %d runs failed, %.1f s\n", name, failed,
 	       (double)(ktime_ns() - t0) / 1e9);
 	/* one RESULT a row (a suite's rows would not fit one line), then the summary */
@@ -457,11 +513,14 @@ static int run_suite(const char *name, const char *ra_list)
 		for (int c = 0; c < nra; c++)
 			if (rows[i].have[c])
 				result_double(&r, ra[c]->name, rows[i].v[c], 4);
+		if (rows[i].have[BASELINE_COL])
+			result_double(&r, BASELINE_NAME, rows[i].v[BASELINE_COL], 4);
 		cached[0] = '\0';
-		for (int c = 0, n = 0; c < nra; c++)
+		for (int c = 0, n = 0; c <= BASELINE_COL; c++)
 			if (rows[i].have[c] && rows[i].cached[c])
 				n += snprintf(cached + n, sizeof(cached) - (size_t)n, "%s%s",
-					      n ? "," : "", ra[c]->name);
+					      n ? "," : "",
+					      c == BASELINE_COL ? BASELINE_NAME : ra[c]->name);
 		if (cached[0])
 			result_str(&r, "cached", cached);
 		result_end(&r);
@@ -472,12 +531,15 @@ static int run_suite(const char *name, const char *ra_list)
 		char order[160];
 		size_t n = 0;
 
+		order[0] = '\0';
 		for (int c = 0; c < nra && n < sizeof(order); c++)
 			n += (size_t)snprintf(order + n, sizeof(order) - n, "%s%s", c ? "," : "",
 					      ra[c]->name);
 		result_begin(&r, "bench-suite");
 		result_str(&r, "suite", name);
 		result_str(&r, "ra", order);
+		result_str(&r, "baseline", baseline == BASELINE_NO ? "no"
+					   : baseline == BASELINE_YES ? "yes" : "only");
 		if (s->note)
 			result_str(&r, "note", s->note);
 		result_u64(&r, "failed", (uint64_t)failed);
@@ -508,16 +570,24 @@ static int cmd_bench(int argc, char **argv)
 		return bench_replay_suite(argc - 2, argv + 2); /* bench/replay-suite.c */
 	if (!strncmp(argv[1], "suite=", 6)) {
 		const char *ra = NULL;
+		int baseline = BASELINE_YES;
 
 		for (int i = 2; i < argc; i++) {
 			if (!strncmp(argv[i], "ra=", 3)) {
 				ra = argv[i] + 3;
+			} else if (!strcmp(argv[i], "baseline=0")) {
+				baseline = BASELINE_NO;
+			} else if (!strcmp(argv[i], "baseline=1")) {
+				baseline = BASELINE_YES;
+			} else if (!strcmp(argv[i], "baseline=only")) {
+				baseline = BASELINE_ONLY;
 			} else {
-				pr_err("bench: %s: a suite takes only ra=A,B[,...] or ra=all\n", argv[i]);
+				pr_err("bench: %s: a suite takes only ra=A,B[,...] or ra=all, and "
+				       "baseline=1|0|only\n", argv[i]);
 				return -EINVAL;
 			}
 		}
-		return run_suite(argv[1] + 6, ra);
+		return run_suite(argv[1] + 6, ra, baseline);
 	}
 	w = bench_find(argv[1]);
 	if (!w) {
@@ -526,5 +596,6 @@ static int cmd_bench(int argc, char **argv)
 	}
 	return bench_run_argv(w, argc - 2, argv + 2, NULL);
 }
-KCMD(bench, cmd_bench, "bench NAME [key=value...] | bench suite=NAME [ra=A,B,...|all]",
+KCMD(bench, cmd_bench,
+     "bench NAME [key=value...] | bench suite=NAME [ra=A,B,...|all] [baseline=1|0|only]",
      "run a benchmark workload, or a suite with each readahead algorithm and its table");

@@ -19,7 +19,13 @@
 #include "kernel/sched.h"
 
 #define AHCI_MAX_HOSTS	    4
-#define AHCI_DEF_MAX_KB	    1024
+/*
+ * Linux's max_sectors for a SATA disk since 6.17: the device's limit, at
+ * most BLK_DEF_MAX_SECTORS_CAP = 4 MiB (9b8b84879d4a "block: Increase
+ * BLK_DEF_MAX_SECTORS_CAP"), so that a request is what today's kernel
+ * would send the same disk (and ra=linux's default window follows it).
+ */
+#define AHCI_DEF_MAX_KB	    4096
 #define AHCI_MAX_KB	    ((AHCI_MAX_PRDS * PAGE_SIZE) / 1024) /* any page layout fits */
 /*
  * Command timeout: ATA's 30 s on a real disk (a desktop drive may retry a

@@ -36,8 +36,8 @@
 KPARAM(ahci_poll, KV_BOOL, NULL, "1: complete AHCI commands by polling instead of MSI");
 KPARAM(ahci_ncq, KV_BOOL, NULL, "0: never use NCQ (READ/WRITE DMA EXT, one at a time)");
 KPARAM(ahci_max_kb, KV_UINT, NULL,
-       "largest AHCI transfer per command in KiB (4..2016, default 1024; the device may "
-       "lower it)");
+       "largest AHCI transfer per command in KiB (4..8160, default 4096 as Linux 6.17+; the "
+       "device may lower it)");
 KPARAM(ahci_timeout_ms, KV_UINT, NULL,
        "AHCI command timeout in ms (100..600000; default 30000, 10000 under QEMU)");
 static const char *const disk_model_names[] = {"none", "hitachi-t7k250", "file", NULL};
@@ -304,6 +304,8 @@ static int ahci_parse_identify(struct ahci_port *port)
 	ata_string(id, ATA_ID_FW_REV, 4, bdev->firmware);
 	bdev->logical_sector_size = lss;
 	bdev->nr_sectors = capacity << port->lss_shift;
+	/* nominal media rotation rate: 1 is a solid-state device, 0 not reported (Linux: spins) */
+	bdev->nonrot = id[217] == 1;
 
 	/* word 76 is valid only when neither 0000h nor FFFFh */
 	port->ncq = (port->host->cap & AHCI_CAP_SNCQ) && id[ATA_ID_SATA_CAPABILITY] != 0 &&
@@ -352,7 +354,7 @@ static int ahci_port_alloc(struct ahci_port *port)
 	port->cmd_list = page_address(pg);					/* 1 KiB aligned */
 	port->rx_fis = (struct ahci_rx_fis *)((char *)page_address(pg) + 1024); /* 256 aligned */
 	for (int s = 0; s < (int)port->host->nr_slots; s++) {
-		struct page *t = alloc_pages(1);
+		struct page *t = alloc_pages(AHCI_CMD_TABLE_ORDER);
 
 		if (!t)
 			return -ENOMEM;
@@ -368,7 +370,7 @@ static void ahci_port_free(struct ahci_port *port)
 		free_pages(virt_to_page(port->cmd_list), 0);
 	for (int s = 0; s < 32; s++)
 		if (port->tables[s])
-			free_pages(virt_to_page(port->tables[s]), 1);
+			free_pages(virt_to_page(port->tables[s]), AHCI_CMD_TABLE_ORDER);
 	kfree(port);
 }
 

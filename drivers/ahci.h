@@ -262,10 +262,12 @@ static_assert(sizeof(struct ahci_prd) == 16, "AHCI PRD is 16 bytes");
 #define AHCI_PRD_MAX_BYTES (4u << 20) /* 22-bit byte count */
 
 /*
- * 4.2.3 Command table: CFIS, ACMD, then the PRDT. Ours is 8 KiB, enough
- * for 504 PRDs: a 2 MiB request even when every page is discontiguous.
+ * 4.2.3 Command table: CFIS, ACMD, then the PRDT. Ours is 32 KiB, enough
+ * for 2040 PRDs: an 8 MiB request even when every page is discontiguous
+ * (Linux's default for a SATA disk is 4 MiB: BLK_DEF_MAX_SECTORS_CAP).
  */
-#define AHCI_CMD_TABLE_SIZE 8192
+#define AHCI_CMD_TABLE_SIZE  32768
+#define AHCI_CMD_TABLE_ORDER 3
 #define AHCI_MAX_PRDS	    ((AHCI_CMD_TABLE_SIZE - 0x80) / sizeof(struct ahci_prd))
 
 struct ahci_cmd_table {

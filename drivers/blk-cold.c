@@ -13,8 +13,9 @@
  *
  *   - a modelled disk (disk_model=) is reset as at power-on (dm_cool()): the
  *     buffer's segments empty, the look-ahead stopped, the heads parked on
- *     cylinder 0 and the platters' phase 0 at that instant, so the same
- *     commands afterwards take the same time, every time;
+ *     cylinder 0 and the platters' phase 0 at that instant, and again when
+ *     the next run begins (blk_run_start()), so the same commands afterwards
+ *     take the same time, every time;
  *   - a real or QEMU-emulated disk cannot be told to forget; it is read for
  *     COLD_FLUSH_BYTES from its far end (the file systems here start at
  *     the front), four times the seeds' drive's 8 MB buffer, so whatever the
@@ -151,6 +152,34 @@ int blk_make_cold(struct block_device *bdev)
 	}
 	bdev->cold = true;
 	return 0;
+}
+
+/*
+ * A modelled disk made cold is cold when the run begins, not only when
+ * drop_caches ran: between the two the run is set up (its files opened,
+ * their metadata read, its threads made), which takes as long as its
+ * instructions take, and the platters turn meanwhile. Their phase at the
+ * run's first command would then depend on everything the set-up's
+ * instructions depend on (the kernel's build, the command line's length:
+ * seven spaces more moved a thrash run's stall time by 1 us). So the
+ * model is reset again here, at this instant: buffer empty, heads parked,
+ * phase 0, whatever the set-up read. A disk still busy is left as it is
+ * (nothing the kernel runs leaves one so at a run's start).
+ */
+bool blk_run_start(struct block_device *bdev)
+{
+	if (!bdev)
+		return false;
+	bdev->run_cold = bdev->cold;
+	bdev->cold = false;
+	if (bdev->run_cold && bdev->dmodel) {
+		unsigned long flags = local_irq_save();
+
+		if (!dm_queued(bdev->dmodel))
+			dm_cool(bdev->dmodel, ktime_ns());
+		local_irq_restore(flags);
+	}
+	return bdev->run_cold;
 }
 
 int blk_make_cold_all(int *cooled)

@@ -759,6 +759,9 @@ void blk_run_queue(struct block_device *bdev)
 			if (!rq)
 				break;
 			q->in_driver++;
+			if (ra_trace_block)
+				ra_trace_block_rq((8u << 20) | (uint32_t)(bdev->index * 16), bdev->name,
+						  rq->sector, rq->nr_sectors, op_dir(rq->op) == 1);
 			ret = q->ops->queue_rq(bdev, rq);
 			if (ret == -EBUSY) {
 				q->in_driver--;
@@ -881,6 +884,8 @@ int blk_register_disk(struct block_device *bdev, const struct blk_queue_ops *ops
 	memset(&bdev->stats, 0, sizeof(bdev->stats));
 	/* the boot default (ra_kb=; 128 KiB, Linux's VM_MAX_READAHEAD); blockdev ra_kb= per disk */
 	bdev->bdi.ra_pages = ra_default_pages;
+	bdev->bdi.ra_pages_set = ra_default_pages_set;
+	bdev->bdi.rotational = !bdev->nonrot;
 	bdev->bdi.io_pages = max_t(unsigned long, 1, (unsigned long)bdev->max_sectors * SECTOR_SIZE /
 							     PAGE_SIZE);
 	bdev->bdi.congested_fn = bdev_congested;

@@ -33,6 +33,7 @@
 
 #include "kernel/list.h"
 #include "kernel/sched.h"
+#include "mm/backing-dev.h"
 #include "mm/pagemap.h"
 
 struct disk_model;
@@ -67,19 +68,6 @@ struct bio {
 	sector_t bi_error_sector;
 };
 
-struct backing_dev_info {
-	unsigned long ra_pages; /* default maximum readahead, in pages */
-	unsigned long io_pages; /* largest request the device takes (max_sectors_kb), pages */
-	/* Set by the block layer: true while the request queue is full. */
-	bool (*congested_fn)(struct backing_dev_info *bdi);
-	void *congested_data;
-};
-
-static inline bool bdi_read_congested(struct backing_dev_info *bdi)
-{
-	return bdi && bdi->congested_fn && bdi->congested_fn(bdi);
-}
-
 /* Per-disk statistics, as the fields of Linux's /proc/diskstats. */
 struct disk_stats {
 	uint64_t ios[2]; /* completed: [0] reads, [1] writes */
@@ -110,6 +98,7 @@ struct block_device {
 	unsigned int queue_depth; /* requests the driver may have in flight */
 	char model[41], serial[21], firmware[9];
 	bool ncq;
+	bool nonrot;		  /* the device says it does not spin (ATA IDENTIFY word 217 = 1) */
 	struct backing_dev_info bdi;
 	struct address_space bd_mapping; /* the raw device's page cache (metadata) */
 	struct disk_stats stats;
@@ -134,16 +123,10 @@ struct block_device {
 /*
  * A run (a bench phase, cat, rawread...) begins on @bdev: returns whether the
  * disk was made cold since the last run began, and remembers it for the
- * run's RESULT line (result_timing()'s "cold").
+ * run's RESULT line (result_timing()'s "cold"). A modelled disk made cold is
+ * made cold again here (drivers/blk-cold.c), so the run finds it so.
  */
-static inline bool blk_run_start(struct block_device *bdev)
-{
-	if (!bdev)
-		return false;
-	bdev->run_cold = bdev->cold;
-	bdev->cold = false;
-	return bdev->run_cold;
-}
+bool blk_run_start(struct block_device *bdev);
 
 /*
  * Make @bdev cold (drivers/blk-cold.c): a modelled disk as at power-on, a

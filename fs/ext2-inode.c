@@ -116,6 +116,9 @@ struct inode *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, const char *name
 		goto fail;
 	}
 	inode->i_data.host = inode;
+	/* as Linux's tracepoints name it: the inode, and sdX as SCSI disk major 8, minor 16 * X */
+	inode->i_data.trace_ino = ino;
+	inode->i_data.trace_dev = (8u << 20) | (uint32_t)(bdev->index * 16);
 	/* Reading the inode slept: another thread may have cached it meanwhile. */
 	other = icache_find(sbi, ino);
 	if (other) {

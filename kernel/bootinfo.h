@@ -6,11 +6,12 @@
 #ifndef KERNEL_BOOTINFO_H
 #define KERNEL_BOOTINFO_H
 
+#include "kernel/cmdline.h"
 #include "kernel/e820.h"
 
 struct bootinfo {
 	int protocol;			/* 1 or 2 */
-	char cmdline[1024];
+	char cmdline[CMDLINE_MAX];
 	size_t cmdline_len;		/* as the loader gave it: more than fits is an error */
 	char loader[64];
 	struct boot_region regions[BOOT_MAX_REGIONS];	/* the map as the loader gave it */

@@ -75,15 +75,25 @@ int kcmd_run(char *line)
 	char *argv[KCMD_MAX_ARGS];
 	const char *err = "";
 	const struct kcmd *c;
-	int argc = kv_split(line, argv, KCMD_MAX_ARGS, &err);
+	struct ktime_hold hold;
+	int argc;
 
+	/*
+	 * Splitting the line and finding the command cost no time: how long a
+	 * command line is, or how many commands the kernel has, must not move
+	 * when the command's own work begins (the disk made cold by the
+	 * command before it turns with the clock).
+	 */
+	ktime_hold_begin(&hold);
+	argc = kv_split(line, argv, KCMD_MAX_ARGS, &err);
+	c = argc > 0 ? kcmd_find(argv[0]) : NULL;
+	ktime_hold_end(&hold);
 	if (argc < 0) {
 		pr_err("shell: %s\n", err);
 		return -EINVAL;
 	}
 	if (argc == 0)
 		return 0;
-	c = kcmd_find(argv[0]);
 	if (!c) {
 		pr_err("shell: unknown command '%s' (try 'help')\n", argv[0]);
 		return -ENOENT;

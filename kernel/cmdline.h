@@ -10,7 +10,7 @@
 
 #include "kernel/kv.h"
 
-#define CMDLINE_MAX	  1024 /* bytes, the terminating NUL included */
+#define CMDLINE_MAX	  4096 /* bytes, the terminating NUL included */
 #define CMDLINE_MAX_WORDS 64
 
 /*

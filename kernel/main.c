@@ -19,24 +19,21 @@
 #include "kernel/exit.h"
 #include "kernel/init.h"
 #include "kernel/log.h"
+#include "kernel/memory.h"
 #include "kernel/param.h"
 #include "kernel/result.h"
 #include "kernel/sched.h"
 #include "kernel/sync.h"
 #include "kernel/time.h"
-#include "mm/mm.h"
 
-KPARAM(mem, KV_SIZE, NULL, "use only RAM below this physical address, as Linux's mem=");
 KPARAM(run, KV_STRING, NULL, "commands to run, separated by ';' (default: selftest)");
 
-extern char _kernel_start[], _kernel_end[];
 extern const struct initcall __start_initcalls[], __stop_initcalls[];
 
 int time_init(void);
 void apic_init(void);
 void apic_timer_start(void);
 int sched_init(void);
-uint64_t vm_map_high_ram(uint64_t end);
 
 static bool halt_requested;
 static int init_failures;
@@ -58,76 +55,6 @@ void init_fail(const char *what)
 {
 	pr_err("%s\n", what);
 	init_failures++;
-}
-
-/*
- * The frame allocator gets the usable entries of the sanitized memory map
- * (kernel/e820.c: reserved ranges the firmware nested inside usable RAM are
- * already cut out of them), capped by mem=, above the first MiB. The
- * reserved list repeats the map's other entries that lie among that RAM, so
- * mm_init keeps them out a second time and the mm selftests check them.
- */
-static int setup_memory(void)
-{
-	static struct mem_region usable[MM_MAX_REGIONS], reserved[MM_MAX_REGIONS];
-	uint64_t limit = UINT64_MAX, total = 0, top = 0;
-	int n = 0, nr = 0;
-
-	if (param_get_u64("mem", &limit) == 0 && limit < (16ULL << 20)) {
-		pr_err("command line: mem=%llu is below the 16 MiB lookahead needs\n",
-		       (unsigned long long)limit);
-		return -EINVAL;
-	}
-	for (int i = 0; i < bootinfo.nr_map; i++) {
-		const struct boot_region *r = &bootinfo.map[i];
-		uint64_t base = ALIGN_UP(r->base, PAGE_SIZE);
-		uint64_t end = ALIGN_DOWN(r->base + r->len, PAGE_SIZE);
-
-		if (r->type != MEM_USABLE)
-			continue;
-		/* Below 1 MiB lives the BIOS data and the firmware's tables: leave it alone. */
-		if (base < (1ULL << 20))
-			base = 1ULL << 20;
-		if (end > limit)
-			end = ALIGN_DOWN(limit, PAGE_SIZE);
-		if (end <= base)
-			continue;
-		if (n == MM_MAX_REGIONS) {
-			pr_warn("memory: more than %d usable ranges; RAM from %#llx on is not used\n",
-				MM_MAX_REGIONS, (unsigned long long)base);
-			break;
-		}
-		usable[n++] = (struct mem_region){ base, end - base };
-		total += end - base;
-		if (end > top)
-			top = end;
-	}
-	reserved[nr++] = (struct mem_region){ 0, 1ULL << 20 };
-	reserved[nr++] = (struct mem_region){ (uintptr_t)_kernel_start,
-					      (uintptr_t)_kernel_end - (uintptr_t)_kernel_start };
-	for (int i = 0; i < bootinfo.nr_map && nr < MM_MAX_REGIONS; i++) {
-		const struct boot_region *r = &bootinfo.map[i];
-
-		if (r->type != MEM_USABLE && r->base < top && r->base + r->len > (1ULL << 20))
-			reserved[nr++] = (struct mem_region){ r->base, r->len };
-	}
-	if (top > (4ULL << 30)) {
-		uint64_t mapped = vm_map_high_ram(top);
-
-		if (mapped < top) {
-			pr_warn("memory: RAM above %llu GiB is not mapped and not used\n",
-				(unsigned long long)(mapped >> 30));
-			for (int i = 0; i < n; i++) {
-				if (usable[i].base >= mapped)
-					usable[i].len = 0;
-				else if (usable[i].base + usable[i].len > mapped)
-					usable[i].len = mapped - usable[i].base;
-			}
-		}
-	}
-	pr_info("memory: %llu MiB usable%s\n", (unsigned long long)(total >> 20),
-		limit != UINT64_MAX ? " (capped by mem=)" : "");
-	return mm_init(usable, n, reserved, nr);
 }
 
 static void run_initcalls(void)
@@ -153,9 +80,19 @@ static int run_commands(const char *list)
 	int failed = 0;
 
 	snprintf(buf, sizeof(buf), "%s", list);
-	while (!halt_requested && (cmd = cmdline_next_command(&p))) {
-		printf("lookahead$ %s\n", cmd);
-		int err = kcmd_run(cmd);
+	for (;;) {
+		struct ktime_hold hold;
+		int err;
+
+		/* the shell's own work costs no time (kcmd_run()) */
+		ktime_hold_begin(&hold);
+		cmd = halt_requested ? NULL : cmdline_next_command(&p);
+		if (cmd)
+			printf("lookahead$ %s\n", cmd);
+		ktime_hold_end(&hold);
+		if (!cmd)
+			break;
+		err = kcmd_run(cmd);
 		if (err) {
 			printf("lookahead: command '%s' failed: %s\n", cmd, errname(err));
 			failed++;
@@ -192,7 +129,7 @@ void kmain(uint32_t magic, uint32_t info)
 	if (time_init())
 		kernel_exit(EXIT_FAILURE_STATUS);
 	apic_init();
-	if (setup_memory())
+	if (mem_setup())
 		kernel_exit(EXIT_FAILURE_STATUS);
 	if (sched_init())
 		panic("no memory for the idle thread");

@@ -21,6 +21,7 @@
 #include "kernel/log.h"
 #include "kernel/param.h"
 #include "kernel/summary.h"
+#include "kernel/sync.h"
 #include "kernel/time.h"
 #include "kernel/vm.h"
 
@@ -298,8 +299,6 @@ int time_init(void)
 		       pit_why[0] && pm_why[0] ? "; " : "", pm_why);
 		return -ENODEV;
 	}
-	set_tsc_khz(hz / 1000);
-	tsc_base = rdtsc();
 	/*
 	 * tools/run-qemu says in fw_cfg when it gave the guest QEMU's
 	 * instruction-count clock (-icount shift=0,sleep=off): one nanosecond
@@ -310,6 +309,26 @@ int time_init(void)
 	if (qemu_fw_cfg_file("opt/lookahead/clock", clock, sizeof(clock)) > 0 &&
 	    !strcmp(clock, "virtual"))
 		clock_virtual = true;
+	/*
+	 * Under -icount QEMU's TSC counts the virtual clock's nanoseconds: 1 GHz
+	 * exactly. A measurement over PIT ticks lands within a few parts per
+	 * million of it, by how the boot's first instructions fell against the
+	 * PIT's phase, so any change of code before this point would scale
+	 * every time a run reports: take the exact rate when the measurement
+	 * agrees with it.
+	 */
+	if (clock_virtual) {
+		if (hz > 999000000ULL && hz < 1001000000ULL) {
+			hz = 1000000000ULL;
+			snprintf(cal_source + strlen(cal_source), sizeof(cal_source) -
+				 strlen(cal_source), ", exactly 1 GHz under -icount");
+		} else {
+			pr_warn("time: -icount but the TSC runs at %llu kHz, not 1 GHz\n",
+				(unsigned long long)(hz / 1000));
+		}
+	}
+	set_tsc_khz(hz / 1000);
+	tsc_base = rdtsc();
 	pr_info("time: %s clock: TSC %llu.%03llu MHz (calibrated against %s)\n",
 		clock_virtual ? "virtual (QEMU -icount)" : "real",
 		(unsigned long long)(tsc_khz / 1000), (unsigned long long)(tsc_khz % 1000),
@@ -352,29 +371,62 @@ bool ktime_is_virtual(void)
 	return clock_virtual;
 }
 
-void apic_timer_mask(bool masked);
+void apic_timer_stop(void);
 void sched_timer_rearm(void);
 
 uint64_t ktime_stall_begin(bool stop)
 {
+	uint64_t tsc = rdtsc();
+
+	/*
+	 * The TSC is read first and last: what a stall does in between (the
+	 * APIC's mask, the timer's new count) costs the clock nothing, so a
+	 * hold (ktime_hold_begin()) costs only the few instructions around.
+	 */
 	if (stop && !stall_depth) {
-		/* an APIC timer expiring meanwhile would interrupt at a host-dependent point */
-		apic_timer_mask(true);
-		stall_ns = ktime_ns();
-		stall_tsc = rdtsc();
+		stall_tsc = tsc;
+		stall_ns = ns_mult ? (uint64_t)(((unsigned __int128)(tsc - tsc_base) * ns_mult) >> 32)
+				   : 0;
+		stall_depth = 1;
+		/*
+		 * The APIC timer is stopped, not masked: expiring meanwhile it
+		 * would interrupt at a host-dependent point, and a masked one
+		 * could still expire in the instructions between its unmasking
+		 * and its new count, which is how long the stall ran on the
+		 * instruction count: time leaking into the run.
+		 */
+		apic_timer_stop();
+		return tsc;
 	}
 	stall_depth += stop;
-	return rdtsc();
+	return tsc;
 }
 
 void ktime_stall_end(uint64_t begin, bool stop)
 {
 	(void)begin;
-	if (!stop || --stall_depth)
+	if (!stop || stall_depth > 1) {
+		stall_depth -= stop;
 		return;
-	tsc_base += rdtsc() - stall_tsc;
-	apic_timer_mask(false);
+	}
+	/* re-armed while the clock still reads the stall's start */
 	sched_timer_rearm();
+	stall_depth = 0;
+	tsc_base += rdtsc() - stall_tsc;
+}
+
+void ktime_hold_begin(struct ktime_hold *h)
+{
+	h->stop = clock_virtual;
+	h->flags = h->stop ? local_irq_save() : 0;
+	h->begin = ktime_stall_begin(h->stop);
+}
+
+void ktime_hold_end(struct ktime_hold *h)
+{
+	ktime_stall_end(h->begin, h->stop);
+	if (h->stop)
+		local_irq_restore(h->flags);
 }
 
 void ktime_idle_wake(uint64_t ns)

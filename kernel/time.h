@@ -33,6 +33,24 @@ bool ktime_is_virtual(void);
 uint64_t ktime_stall_begin(bool stop);
 void ktime_stall_end(uint64_t begin, bool stop);
 /*
+ * An instrument's own work (the readahead trace, following one reader,
+ * per-second samples, the lines that print what they saw): between
+ * ktime_hold_begin() and ktime_hold_end(), on the virtual clock, the clock
+ * is stopped (a stall) and interrupts are off, so the same run traced or
+ * not reads the same times: an instrument never moves what it measures.
+ * On a real clock nothing stops and the work costs what it costs. Holds
+ * nest; every call path must hold the same way traced or not, since the
+ * few instructions around the stopped part still count.
+ */
+struct ktime_hold {
+	unsigned long flags;
+	uint64_t begin;
+	bool stop;
+};
+void ktime_hold_begin(struct ktime_hold *h);
+void ktime_hold_end(struct ktime_hold *h);
+
+/*
  * Under the virtual clock (outside stalls), make ktime_ns() read @ns now:
  * an idle CPU's wake-up by its timer (kernel/sched.c, sched_irq_enter()).
  * Does nothing on a real clock.

@@ -42,6 +42,7 @@ static bool filemap_vm_fault(uintptr_t addr, uint64_t error_code)
 {
 	struct file_mmap *m = find_mapping(addr);
 	uintptr_t va = ALIGN_DOWN(addr, PAGE_SIZE);
+	const struct ra_algorithm *algo;
 	struct page *page;
 	pgoff_t index;
 	int err;
@@ -59,6 +60,12 @@ static bool filemap_vm_fault(uintptr_t addr, uint64_t error_code)
 		return vm_map_page(va, (phys_addr_t)page_to_pfn(m->pages[index]) << PAGE_SHIFT,
 				   false) == 0;
 	}
+	algo = m->file->f_ra.algo;
+	/* fault-around (Linux's): the neighbours, and this page if it can be */
+	if (algo->fault_around && algo->fault_around(m, index)) {
+		m->faults++;
+		return true;
+	}
 	page = filemap_fault(m->file, index, m->advice, &err);
 	if (!page) {
 		record_error(m, index, err);
@@ -66,6 +73,15 @@ static bool filemap_vm_fault(uintptr_t addr, uint64_t error_code)
 		get_page(page);
 	} else {
 		unlock_page(page);
+		if (algo->fault_retry && m->file->f_ra.fault_waited) {
+			algo->fault_retry(m, index);
+			if (m->pages[index]) {
+				/* the retry's fault-around mapped it */
+				put_page(page);
+				m->faults++;
+				return true;
+			}
+		}
 	}
 	err = vm_map_page(va, (phys_addr_t)page_to_pfn(page) << PAGE_SHIFT, false);
 	if (err) {
@@ -77,6 +93,21 @@ static bool filemap_vm_fault(uintptr_t addr, uint64_t error_code)
 	m->pages[index] = page;	/* our reference keeps it from reclaim while mapped */
 	m->faults++;
 	return true;
+}
+
+int filemap_mmap_map(struct file_mmap *m, pgoff_t index, struct page *page)
+{
+	int err;
+
+	if (index >= m->nr_pages || m->pages[index])
+		return -EEXIST;
+	err = vm_map_page(m->va + index * PAGE_SIZE, (phys_addr_t)page_to_pfn(page) << PAGE_SHIFT,
+			  false);
+	if (err)
+		return err;
+	get_page(page);	/* the mapping's reference, as for a faulted page */
+	m->pages[index] = page;
+	return 0;
 }
 
 int filemap_mmap(struct file *file, enum filemap_advice advice, struct file_mmap *m)
@@ -101,6 +132,7 @@ int filemap_mmap(struct file *file, enum filemap_advice advice, struct file_mmap
 		memset(page_address(zero_page), 0, PAGE_SIZE);
 	}
 	m->file = file;
+	m->map = filemap_mmap_map;
 	m->advice = advice;
 	m->size = size;
 	m->nr_pages = (pgoff_t)DIV_ROUND_UP((uint64_t)size, PAGE_SIZE);

@@ -8,7 +8,7 @@
 #ifndef MM_FILEMAP_H
 #define MM_FILEMAP_H
 
-#include "fs/vfs.h"
+#include "mm/file.h"
 
 /* Longest wait for one page's I/O (the block layer has its own, shorter, timeouts). */
 #define FILEMAP_IO_TIMEOUT_NS	(60 * NSEC_PER_SEC)
@@ -19,6 +19,18 @@
  * (after a page failed its single-page retry).
  */
 ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff_t *ppos);
+
+/*
+ * The same read of @count bytes, one request as readahead sees it (its
+ * req_size is all of @count), with the data handed to @actor a piece at a
+ * time in file order (at most a page each) instead of copied into one
+ * buffer: a read larger than any buffer the caller can have, as 2.6.20's
+ * read_actor_t let file_read_actor() copy to user memory page by page.
+ * (mm/filemap-actor.c builds it from do_generic_mapping_read()'s source.)
+ */
+typedef void (*filemap_actor_t)(void *ctx, const void *data, size_t len);
+ssize_t do_generic_mapping_read_actor(struct file *filp, size_t count, loff_t *ppos,
+				      filemap_actor_t actor, void *ctx);
 
 /* --- the fault path (patch 007) ------------------------------------------------ */
 
@@ -62,10 +74,18 @@ struct file_mmap {
 	int error;			/* first fault that failed: -errno, or 0 */
 	pgoff_t error_index;
 	struct list_head link;		/* the mappings the fault hook searches */
+	/* filemap_mmap_map(), for fault-around in an algorithm (host builds have no VM) */
+	int (*map)(struct file_mmap *m, pgoff_t index, struct page *page);
 };
 
 /* Largest file filemap_mmap() maps (the pages[] array is one kmalloc). */
 #define FILEMAP_MMAP_MAX	(2ULL << 30)
+
+/*
+ * Map @page at @index of @m without a fault (fault-around), taking a
+ * reference for the mapping; -EEXIST if something is mapped there.
+ */
+int filemap_mmap_map(struct file_mmap *m, pgoff_t index, struct page *page);
 
 /* Map @file (a non-empty regular file up to FILEMAP_MMAP_MAX); 0 or -errno. */
 int filemap_mmap(struct file *file, enum filemap_advice advice, struct file_mmap *m);

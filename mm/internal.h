@@ -9,11 +9,26 @@
 #include "mm/mm.h"
 #include "mm/pagemap.h"
 
+/* Are interrupts masked here? (Reclaim walks structures only threads change.) */
+static inline bool irqs_masked(void)
+{
+#ifdef HOST_BUILD
+	return false;
+#else
+	unsigned long rflags;
+
+	__asm__ __volatile__("pushfq; popq %0" : "=r"(rflags));
+	return !(rflags & (1UL << 9));
+#endif
+}
+
 /* Linux's batch size for one round of reclaim. */
 #define SWAP_CLUSTER_MAX 32UL
 
-/* alloc_pages() with flags: GFP_ATOMIC never reclaims. */
+/* alloc_pages() with flags (GFP_ATOMIC: never sleeps). */
 struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp);
+/* The frame @pfn, taken out of the free lists (splitting its block); NULL if it is not free. */
+struct page *alloc_frame_at(unsigned long pfn);
 
 /*
  * Fault injection (mm_fail_nth): true if this allocation of @bytes, by
@@ -30,6 +45,11 @@ void slab_init(void);
 void lru_init(void);
 void page_cache_init(void);
 void page_lock_init(void);
+/* Forget the pool without freeing its frames (the host arena they lived in is gone). */
+void cache_pool_forget(void);
+/* The last put_page() of a pool frame (mm/cache-pool.c): back to the pool. */
+void cache_pool_free(struct page *page);
+void cache_pool_get_stats(struct mm_stats *st);
 
 /* Take @page off its LRU list if it is on one (free path; interrupt-safe). */
 void lru_del_page(struct page *page);

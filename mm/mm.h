@@ -38,6 +38,45 @@ struct mem_region {
  */
 int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_region *reserved,
 	    int nr_reserved);
+/*
+ * The page cache's pool (mm/cache-pool.c): take @pages frames from the
+ * allocator for the page cache alone (again on a re-init, when none is in
+ * use). -ENOMEM, with a message, when they are not free.
+ */
+int cache_pool_init(unsigned long pages);
+/* The pool's size for @ram bytes of RAM (mem=): see mm/cache-pool.c. */
+unsigned long cache_pool_default_pages(uint64_t ram);
+
+/* Where the kernel's heap and the page cache's pool lie for @ram bytes (mm/cache-pool.c). */
+#define MM_LAYOUT_HEAP_BASE (12ULL << 20)
+struct mm_layout {
+	uint64_t heap_base, heap_bytes;	/* the kernel's heap: [base, base + bytes) */
+	unsigned long pool_pages;	/* the pool, right above the heap */
+	bool canonical;			/* false below 64 MiB: no fixed layout */
+};
+void mm_layout_for(uint64_t ram, struct mm_layout *lay);
+/* Frames in the pool (0 before cache_pool_init()). */
+unsigned long cache_pool_pages(void);
+
+/*
+ * mm_init(), but only the usable frames inside @window go to the allocator
+ * (and the memmap is placed outside it): a layout that is a function of
+ * the run's keys, whatever the kernel image's size (kernel/main.c).
+ */
+int mm_init_window(const struct mem_region *usable, int nr_usable,
+		   const struct mem_region *reserved, int nr_reserved,
+		   const struct mem_region *window);
+
+/*
+ * Memory for an instrument (the readahead trace's ring), from usable RAM
+ * outside mm_init_window()'s window: neither the page cache nor the
+ * kernel's heap, so an instrument's size moves no figure. Contiguous,
+ * page-aligned, never freed; NULL when no run of free frames holds
+ * @bytes. mm_spare_largest(): the longest run left, in frames.
+ */
+void *mm_spare_alloc(size_t bytes);
+unsigned long mm_spare_largest(void);
+
 /* True once mm_init() succeeded. */
 bool mm_ready(void);
 /* The reserved list mm_init() was given (for tests checking it is honoured). */

@@ -35,7 +35,10 @@ static int cmd_meminfo(int argc, char **argv)
 	mm_get_stats(&st);
 	kmalloc_get_stats(&ks);
 	printf("MemTotal:     %10llu kB\n", (unsigned long long)KB(st.total));
-	printf("MemFree:      %10llu kB\n", (unsigned long long)KB(st.free));
+	printf("MemFree:      %10llu kB (the kernel's own; the page cache's pool is apart)\n",
+	       (unsigned long long)KB(st.free));
+	printf("CachePool:    %10llu kB (%lu pages, %lu free; pagecache=, mm/cache-pool.c)\n",
+	       (unsigned long long)KB(st.cache_pool), st.cache_pool, st.cache_free);
 	printf("Cached:       %10llu kB\n", (unsigned long long)KB(st.cached));
 	printf("Active:       %10llu kB\n", (unsigned long long)KB(st.active));
 	printf("Inactive:     %10llu kB\n", (unsigned long long)KB(st.inactive));
@@ -43,7 +46,9 @@ static int cmd_meminfo(int argc, char **argv)
 	       (unsigned long long)KB(st.slab), ks.objects, ks.failures);
 	printf("Reserved:     %10llu kB (kernel, boot data, memmap)\n",
 	       (unsigned long long)KB(st.reserved));
-	printf("Watermarks:   low %llu kB, high %llu kB\n", (unsigned long long)KB(st.wmark_low),
+	printf("Unused:       %10llu kB (usable RAM outside the fixed layout: kernel/main.c)\n",
+	       (unsigned long long)KB(st.outside));
+	printf("Watermarks:   low %llu kB, high %llu kB (of the pool)\n", (unsigned long long)KB(st.wmark_low),
 	       (unsigned long long)KB(st.wmark_high));
 	printf("Reclaimed:    %10lu pages (thrashed: %lu read ahead, evicted unread)\n",
 	       st.reclaimed, st.thrashed);
@@ -56,11 +61,14 @@ static int cmd_meminfo(int argc, char **argv)
 	result_begin(&r, "meminfo");
 	result_u64(&r, "total_kb", KB(st.total));
 	result_u64(&r, "free_kb", KB(st.free));
+	result_u64(&r, "cache_pool_pages", st.cache_pool);
+	result_u64(&r, "cache_free_pages", st.cache_free);
 	result_u64(&r, "cached_kb", KB(st.cached));
 	result_u64(&r, "active_kb", KB(st.active));
 	result_u64(&r, "inactive_kb", KB(st.inactive));
 	result_u64(&r, "slab_kb", KB(st.slab));
 	result_u64(&r, "reserved_kb", KB(st.reserved));
+	result_u64(&r, "unused_kb", KB(st.outside));
 	result_u64(&r, "reclaimed_pages", st.reclaimed);
 	result_u64(&r, "thrashed_pages", st.thrashed);
 	result_u64(&r, "dropped_pages", st.dropped);
@@ -115,7 +123,7 @@ static int cmd_mmbench(int argc, char **argv)
 		return -ENODEV;
 	}
 	mm_get_stats(&st);
-	pages = v[0].present ? v[0].u : min(st.free / 2, 1UL << 20);
+	pages = v[0].present ? v[0].u : min(st.cache_free / 2, 1UL << 20);
 	iters = v[1].present ? v[1].u : 200000;
 	lookups = v[2].present ? v[2].u : 1000000;
 	if (pages < 1024) {

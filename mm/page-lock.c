@@ -25,9 +25,15 @@ void page_lock_init(void)
 		init_waitqueue_head(&page_wait_table[i]);
 }
 
+/*
+ * Hashed by the page's number in the page cache's pool, not by its
+ * address: which pages share a queue decides how many sleepers a wake-up
+ * re-checks, which counts instructions, which is time on the virtual
+ * clock; an address would make that depend on where the memmap landed.
+ */
 static struct wait_queue_head *page_waitqueue(const struct page *page)
 {
-	uintptr_t key = (uintptr_t)page / sizeof(struct page);
+	uintptr_t key = PageCachePool(page) ? page->pool_nr : page_to_pfn(page) + (1UL << 32);
 
 	return &page_wait_table[(key * 0x9e3779b97f4a7c15UL) >> (64 - PAGE_WAIT_TABLE_BITS)];
 }

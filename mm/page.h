@@ -30,6 +30,7 @@ enum pageflags {
 	PG_readahead_io, /* brought in by readahead and not yet read by anyone */
 	PG_owner_priv_1, /* owner's use */
 	PG_window_thrashed, /* a page of its readahead window was evicted unread (counted) */
+	PG_cache_pool,	/* a frame of the page cache's pool (mm/cache-pool.c), free or not */
 	__NR_PAGEFLAGS,
 };
 
@@ -41,13 +42,28 @@ enum pageflags {
  */
 #define PG_RA_WINDOW_SHIFT	32
 #define PG_RA_WINDOW_MASK	(0xffffffffUL << PG_RA_WINDOW_SHIFT)
-_Static_assert(__NR_PAGEFLAGS <= PG_RA_WINDOW_SHIFT, "page flags overlap the window number");
+
+/*
+ * Bits 24-27: the order of the folio this page belongs to, as a kernel
+ * with large folios would have allocated it (ra=linux, mm/readahead-linux.c):
+ * the page cache keeps 4 KiB pages, but Linux's decisions depend on which
+ * pages form one folio (its look-ahead mark is the folio's, and an
+ * asynchronous readahead names the folio's first page). A folio of order k
+ * covers the 2^k pages from its index rounded down to 2^k. 0: a page alone.
+ */
+#define PG_FOLIO_ORDER_SHIFT	24
+#define PG_FOLIO_ORDER_MASK	(0xfUL << PG_FOLIO_ORDER_SHIFT)
+_Static_assert(__NR_PAGEFLAGS <= PG_FOLIO_ORDER_SHIFT, "page flags overlap the folio order");
 
 struct page {
 	unsigned long flags;		/* enum pageflags bits */
 	int32_t _refcount;
-	uint32_t order;			/* order of the free block, or of the allocated
+	union {
+		uint32_t order;		/* order of the free block, or of the allocated
 					 * block at its head page (put_page frees that) */
+		uint32_t pool_nr;	/* PG_cache_pool: the frame's number in the pool,
+					 * 0..N-1, whatever its address (page-lock.c) */
+	};
 	struct list_head lru;		/* LRU list, buddy free list or slab list */
 	struct address_space *mapping;	/* page cache owner, NULL if none */
 	union {
@@ -104,10 +120,29 @@ PAGEFLAG(Slab, slab)
 PAGEFLAG(Readahead, readahead)
 PAGEFLAG(ReadaheadIO, readahead_io)
 PAGEFLAG(WindowThrashed, window_thrashed)
+PAGEFLAG(CachePool, cache_pool)
 
 static inline uint32_t page_ra_window(const struct page *p)
 {
 	return (uint32_t)(p->flags >> PG_RA_WINDOW_SHIFT);
+}
+
+static inline unsigned int page_folio_order(const struct page *p)
+{
+	return (unsigned int)((p->flags & PG_FOLIO_ORDER_MASK) >> PG_FOLIO_ORDER_SHIFT);
+}
+
+/* The first page index of @p's (emulated) folio. */
+static inline unsigned long page_folio_index(const struct page *p)
+{
+	return p->index & ~((1UL << page_folio_order(p)) - 1);
+}
+
+/* Only for a page nobody else can see yet (not in a page cache, not on an LRU). */
+static inline void set_page_folio_order(struct page *p, unsigned int order)
+{
+	p->flags = (p->flags & ~PG_FOLIO_ORDER_MASK) |
+		   ((unsigned long)(order & 0xf) << PG_FOLIO_ORDER_SHIFT);
 }
 
 /* Only for a page nobody else can see yet (not in a page cache, not on an LRU). */
@@ -120,7 +155,7 @@ static inline void set_page_ra_window(struct page *p, uint32_t window)
 #define PAGE_FLAGS_CLEAR_ON_ALLOC                                                \
 	(BIT(PG_uptodate) | BIT(PG_error) | BIT(PG_readahead) | BIT(PG_referenced) | \
 	 BIT(PG_readahead_io) | BIT(PG_owner_priv_1) | BIT(PG_dirty) | BIT(PG_active) |	\
-	 BIT(PG_window_thrashed) | PG_RA_WINDOW_MASK)
+	 BIT(PG_window_thrashed) | PG_RA_WINDOW_MASK | PG_FOLIO_ORDER_MASK)
 
 #define MAX_ORDER	11		/* orders 0..10: blocks up to 1024 pages */
 
@@ -158,17 +193,23 @@ void put_page(struct page *p);
 
 /* Memory statistics, in pages. */
 struct mm_stats {
-	unsigned long total;		/* frames managed by the allocator */
-	unsigned long free;
+	unsigned long total;		/* frames managed by the allocator, the pool included */
+	unsigned long free;		/* free in the buddy lists: the kernel's own memory */
 	unsigned long free_per_order[MAX_ORDER];
 	unsigned long cached;		/* pages in any page cache */
 	unsigned long active, inactive;	/* LRU list lengths */
 	unsigned long reclaimed;	/* pages reclaimed since boot */
 	unsigned long thrashed;		/* read ahead, then reclaimed before anyone read them */
 	unsigned long reserved;		/* frames of usable RAM held back (image, memmap...) */
+	unsigned long outside;		/* usable frames left outside the managed window */
+	unsigned long spare_used;	/* of those, taken by instruments (mm_spare_alloc()) */
 	unsigned long slab;		/* pages owned by the kernel heap */
-	unsigned long wmark_low, wmark_high; /* reclaim starts below low, stops at high */
 	unsigned long dropped;		/* pages evicted by drop_pagecache() */
+	/* the page cache's pool (mm/cache-pool.c); free above counts only the buddy lists */
+	unsigned long cache_pool;	/* frames in the pool: what the page cache can hold */
+	unsigned long cache_free;	/* of those, free */
+	unsigned long wmark_low, wmark_high; /* reclaim starts below low, stops at high (pool) */
+	unsigned long cache_alloc_failures; /* page_cache_alloc() found no frame even after reclaim */
 };
 void mm_get_stats(struct mm_stats *st);
 

@@ -15,11 +15,11 @@
  * a free block of the same order. Holes and reserved frames are never
  * PG_buddy, so blocks never grow across them.
  *
- * When free memory is below the low watermark, an allocation (with
- * interrupts enabled and without GFP_ATOMIC) first reclaims page cache up
- * to the high watermark (mm/vmscan.c); when no block fits it reclaims more
- * and retries, and returns NULL once reclaim makes no progress (order 0)
- * or after a few rounds (higher orders, which reclaim may never satisfy).
+ * The page cache does not allocate here: it has a pool of frames of its
+ * own, taken from these lists at boot (mm/cache-pool.c), and reclaim gives
+ * frames back to that pool, never to these lists. So an allocation here
+ * that finds no block fails (NULL) rather than evicting page cache: the
+ * kernel's memory never moves what the page cache can hold.
  *
  * The free lists are shared with interrupt handlers (I/O completion drops
  * the last reference of pages), so they are touched with interrupts masked.
@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "kernel/log.h"
+#include "kernel/memory.h"
 #include "kernel/sched.h"
 #include "kernel/sync.h"
 #include "mm/internal.h"
@@ -50,24 +51,19 @@ static unsigned long nr_free_pages; /* sum of nr_free << order */
 static unsigned long nr_managed;    /* frames given to the buddy lists at boot */
 static unsigned long nr_reserved;   /* usable frames held back */
 static unsigned long nr_bad_pages;  /* frames found corrupt on allocation and dropped */
-static unsigned long wmark_min, wmark_low, wmark_high;
+static unsigned long nr_outside;    /* usable frames outside mm_init_window()'s window, unused */
+/* Runs of those frames [start, end), handed out by mm_spare_alloc() from the top down. */
+struct spare_run {
+	unsigned long start, end;
+};
+static struct spare_run spare[MM_MAX_REGIONS];
+static int nr_spare;
+static unsigned long nr_spare_used;
 static bool mm_up;
 
 static struct mem_region reserved_copy[MM_MAX_REGIONS];
 static int nr_reserved_copy;
 static struct mem_region memmap_region;
-
-static bool irqs_masked(void)
-{
-#ifdef HOST_BUILD
-	return false;
-#else
-	unsigned long rflags;
-
-	__asm__ __volatile__("pushfq; popq %0" : "=r"(rflags));
-	return !(rflags & (1UL << 9));
-#endif
-}
 
 static bool pfn_valid(unsigned long pfn)
 {
@@ -184,14 +180,9 @@ static bool prep_new_page(struct page *page, unsigned int order)
 	return true;
 }
 
-/* Reclaim rounds an allocation above order 0 tries before it fails. */
-#define HIGH_ORDER_RECLAIM_ROUNDS 8
-
 struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp)
 {
-	unsigned int rounds;
-	bool may_reclaim;
-
+	(void)gfp;
 	if (order >= MAX_ORDER) {
 		pr_err("alloc_pages: order %u is above the largest, %d\n", order, MAX_ORDER - 1);
 		return NULL;
@@ -200,32 +191,95 @@ struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp)
 		pr_err("alloc_pages: called before mm_init\n");
 		return NULL;
 	}
-	/* Reclaim walks page-cache structures that only threads change. */
-	may_reclaim = !(gfp & GFP_ATOMIC) && !irqs_masked();
-	if (may_reclaim && READ_ONCE(nr_free_pages) < wmark_low + (1UL << order)) {
-		unsigned long want = wmark_high + (1UL << order) - READ_ONCE(nr_free_pages);
-
-		reclaim_pages(max(want, SWAP_CLUSTER_MAX));
-	}
-	for (rounds = 0;;) {
+	for (;;) {
 		unsigned long flags = local_irq_save();
 		struct page *page = rmqueue(order);
 
 		local_irq_restore(flags);
-		if (page) {
-			if (prep_new_page(page, order))
-				return page;
-			nr_bad_pages += 1UL << order;
-			continue;
-		}
-		/*
-		 * Reclaimed frames may not form a block of this order: give
-		 * up after a few rounds rather than emptying the whole cache.
-		 */
-		if (!may_reclaim || (order > 0 && rounds++ >= HIGH_ORDER_RECLAIM_ROUNDS) ||
-		    !reclaim_pages(max(SWAP_CLUSTER_MAX, 4UL << order)))
+		if (!page)
 			return NULL;
+		if (prep_new_page(page, order))
+			return page;
+		nr_bad_pages += 1UL << order;
 	}
+}
+
+struct page *alloc_frame_at(unsigned long pfn)
+{
+	unsigned long head = pfn, flags;
+	unsigned int o;
+	struct page *page = NULL;
+
+	if (!mm_up || !pfn_valid(pfn))
+		return NULL;
+	flags = local_irq_save();
+	/* the free block holding @pfn: its head is @pfn rounded down to the block's order */
+	for (o = 0; o < MAX_ORDER; o++) {
+		head = pfn & ~((1UL << o) - 1);
+		if (!pfn_valid(head))
+			break;
+		page = pfn_to_page(head);
+		if (PageBuddy(page) && page->order == o)
+			break;
+		page = NULL;
+	}
+	if (!page) {
+		local_irq_restore(flags);
+		return NULL;
+	}
+	list_del(&page->lru);
+	free_area[o].nr_free--;
+	ClearPageBuddy(page);
+	/* split it, giving back every half that does not hold @pfn */
+	while (o > 0) {
+		unsigned long half;
+		struct page *back;
+
+		o--;
+		half = head + (1UL << o);
+		if (pfn >= half) {
+			back = pfn_to_page(head);
+			head = half;
+		} else {
+			back = pfn_to_page(half);
+		}
+		back->order = o;
+		SetPageBuddy(back);
+		list_add(&back->lru, &free_area[o].free_list);
+		free_area[o].nr_free++;
+	}
+	nr_free_pages--;
+	local_irq_restore(flags);
+	page = pfn_to_page(pfn);
+	if (!prep_new_page(page, 0)) {
+		nr_bad_pages++;
+		return NULL;
+	}
+	return page;
+}
+
+void *mm_spare_alloc(size_t bytes)
+{
+	unsigned long pages = (unsigned long)((bytes + PAGE_SIZE - 1) >> PAGE_SHIFT);
+
+	/* the highest run that holds it: RAM above mem= first, then the top's slack */
+	for (int i = nr_spare - 1; i >= 0 && pages; i--) {
+		if (spare[i].end - spare[i].start < pages)
+			continue;
+		spare[i].end -= pages;
+		nr_spare_used += pages;
+		return page_address(pfn_to_page(spare[i].end));
+	}
+	return NULL;
+}
+
+unsigned long mm_spare_largest(void)
+{
+	unsigned long best = 0;
+
+	for (int i = 0; i < nr_spare; i++)
+		best = max(best, spare[i].end - spare[i].start);
+	return best;
 }
 
 struct page *alloc_pages(unsigned int order)
@@ -299,10 +353,34 @@ unsigned long __get_free_pages(unsigned int order)
 	return page ? (unsigned long)page_address(page) : 0;
 }
 
+/* kernel/memory.h: the core's pages (threads' stacks, page tables) */
+void *kernel_pages_alloc(unsigned int order)
+{
+	return (void *)__get_free_pages(order);
+}
+
+void kernel_pages_free(void *addr, unsigned int order)
+{
+	if (addr)
+		free_pages(virt_to_page(addr), order);
+}
+
 /* Give an allocated block back; @who names the caller in reports. */
 static void __free_block(struct page *page, unsigned int order, const char *who)
 {
 	unsigned long pfn = page_to_pfn(page), flags, i;
+
+	/* a pool frame keeps its pool number where a block keeps its order */
+	if (PageCachePool(page) && !PageBuddy(page) && !PageSlab(page) && !PageReserved(page)) {
+		if (page->mapping) {
+			pr_err("%s: frame %#lx is still in the page cache of %s (index %lu)\n",
+			       who, pfn, page->mapping->name ? page->mapping->name : "?",
+			       page->index);
+			return;
+		}
+		cache_pool_free(page);
+		return;
+	}
 
 	if (order >= MAX_ORDER || (pfn & ((1UL << order) - 1)) || page->order != order) {
 		pr_err("%s: frame %#lx: order %u does not match the block (order %u)\n", who, pfn,
@@ -382,8 +460,9 @@ void mm_get_stats(struct mm_stats *st)
 		st->free_per_order[o] = free_area[o].nr_free;
 	local_irq_restore(flags);
 	st->reserved = nr_reserved;
-	st->wmark_low = wmark_low;
-	st->wmark_high = wmark_high;
+	st->outside = nr_outside;
+	st->spare_used = nr_spare_used;
+	cache_pool_get_stats(st);
 	kmalloc_get_stats(&ks);
 	st->slab = ks.slab_pages + ks.large_pages;
 	lru_get_stats(st);
@@ -443,7 +522,8 @@ static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
  * reserved range and not frame 0; 0 (never a valid answer) if none.
  */
 static uint64_t place_memmap(const struct mem_region *usable, int nr_usable,
-			     const struct mem_region *reserved, int nr_reserved, uint64_t bytes)
+			     const struct mem_region *reserved, int nr_reserved,
+			     const struct mem_region *window, uint64_t bytes)
 {
 	uint64_t best = 0;
 	int i, j;
@@ -462,6 +542,11 @@ static uint64_t place_memmap(const struct mem_region *usable, int nr_usable,
 							PAGE_SIZE);
 					moved = true;
 				}
+			}
+			/* not inside the managed window: it is the allocator's alone */
+			if (window && overlaps(cand, bytes, window->base, window->len)) {
+				cand = ALIGN_UP(window->base + window->len, PAGE_SIZE);
+				moved = true;
 			}
 		}
 		if (!moved && cand < end && end - cand >= bytes && (!best || cand < best))
@@ -500,36 +585,15 @@ static void free_range(unsigned long spfn, unsigned long epfn)
 	}
 }
 
-static unsigned long isqrt(unsigned long n)
-{
-	unsigned long r = 0, bit = 1UL << 62;
-
-	while (bit > n)
-		bit >>= 2;
-	while (bit) {
-		if (n >= r + bit) {
-			n -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
-
-/* Linux 2.6's min_free_kbytes = sqrt(16 * lowmem_kbytes), low = 5/4, high = 3/2 of it. */
-static void set_watermarks(void)
-{
-	unsigned long min_kb = clamp(isqrt(nr_managed * (PAGE_SIZE / 1024) * 16), 128UL, 65536UL);
-
-	wmark_min = min_kb / (PAGE_SIZE / 1024);
-	wmark_low = wmark_min + wmark_min / 4;
-	wmark_high = wmark_min + wmark_min / 2;
-}
-
 int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_region *reserved,
 	    int nr_reserved_in)
+{
+	return mm_init_window(usable, nr_usable, reserved, nr_reserved_in, NULL);
+}
+
+int mm_init_window(const struct mem_region *usable, int nr_usable,
+		   const struct mem_region *reserved, int nr_reserved_in,
+		   const struct mem_region *window)
 {
 	unsigned long lo = ULONG_MAX, hi = 0, pfn, frames;
 	uint64_t bytes, where, ram;
@@ -563,7 +627,7 @@ int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_reg
 	}
 	frames = hi - lo;
 	bytes = ALIGN_UP((uint64_t)frames * sizeof(struct page), PAGE_SIZE);
-	where = place_memmap(usable, nr_usable, reserved, nr_reserved_in, bytes);
+	where = place_memmap(usable, nr_usable, reserved, nr_reserved_in, window, bytes);
 	if (!where) {
 		pr_err("mm_init: no free usable range holds the memmap (%llu KiB for %lu frames)\n",
 		       (unsigned long long)(bytes >> 10), frames);
@@ -575,7 +639,7 @@ int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_reg
 		INIT_LIST_HEAD(&free_area[o].free_list);
 		free_area[o].nr_free = 0;
 	}
-	nr_free_pages = nr_managed = nr_reserved = nr_bad_pages = 0;
+	nr_free_pages = nr_managed = nr_reserved = nr_bad_pages = nr_outside = 0;
 	if (nr_reserved_in)
 		memcpy(reserved_copy, reserved, sizeof(*reserved) * (size_t)nr_reserved_in);
 	nr_reserved_copy = nr_reserved_in;
@@ -597,6 +661,24 @@ int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_reg
 			   pfn_up(reserved[i].base + reserved[i].len), true);
 	mark_range(where >> PAGE_SHIFT, (where + bytes) >> PAGE_SHIFT, true);
 	mark_range(0, 1, true); /* frame 0: real-mode IVT and BIOS data */
+	/*
+	 * With a window, usable RAM outside it is left to the instruments
+	 * (mm_spare_alloc()): counted apart, in runs of whole frames.
+	 */
+	nr_spare = 0;
+	for (pfn = lo; window && pfn < hi; pfn++) {
+		uint64_t pa = (uint64_t)pfn << PAGE_SHIFT;
+		struct page *page = pfn_to_page(pfn);
+
+		if ((pa >= window->base && pa < window->base + window->len) || PageReserved(page))
+			continue;
+		page->flags = BIT(PG_reserved);
+		nr_outside++;
+		if (nr_spare && spare[nr_spare - 1].end == pfn)
+			spare[nr_spare - 1].end = pfn + 1;
+		else if (nr_spare < MM_MAX_REGIONS)
+			spare[nr_spare++] = (struct spare_run){ pfn, pfn + 1 };
+	}
 
 	for (pfn = lo; pfn < hi;) {
 		unsigned long end;
@@ -610,11 +692,11 @@ int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_reg
 		free_range(pfn, end);
 		pfn = end;
 	}
-	set_watermarks();
 	page_lock_init();
 	lru_init();
 	page_cache_init();
 	slab_init();
+	cache_pool_forget();
 	mm_up = true;
 
 	ram = (uint64_t)(nr_managed + nr_reserved) << PAGE_SHIFT; /* usable RAM, memmap included */
@@ -637,6 +719,7 @@ void *mm_host_arena(uint64_t phys_base, uint64_t len)
 	/* Forget everything that lived in the old arena before unmapping it. */
 	mm_up = false;
 	mem_map = NULL;
+	cache_pool_forget();
 	slab_init();
 	lru_init();
 	page_cache_init();
@@ -664,8 +747,11 @@ int mm_host_init(uint64_t bytes)
 {
 	struct mem_region ram = {MM_HOST_PHYS_BASE, bytes};
 
+	int err;
+
 	if (!mm_host_arena(MM_HOST_PHYS_BASE, bytes))
 		return -ENOMEM;
-	return mm_init(&ram, 1, NULL, 0);
+	err = mm_init(&ram, 1, NULL, 0);
+	return err ? err : cache_pool_init(cache_pool_default_pages(bytes));
 }
 #endif

@@ -46,6 +46,8 @@ struct address_space {
 	struct page ***hash;
 	unsigned int hash_bits;
 	const char *name;			/* for traces: a path or a disk name */
+	uint64_t trace_ino;			/* for Linux-style traces: the inode number */
+	uint32_t trace_dev;			/*   and the disk, major << 20 | minor */
 	/* Readahead pages evicted before anyone read them (mm/ratrace.c counts). */
 	unsigned long ra_thrashed;
 	unsigned long ra_thrashed_windows;	/* windows with at least one of those */
@@ -72,11 +74,12 @@ int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgof
  * find_get_page(), released afterwards with page_cache_release()).
  */
 void remove_from_page_cache(struct page *page);
-static inline struct page *page_cache_alloc(struct address_space *mapping)
-{
-	(void)mapping;
-	return alloc_page();
-}
+/*
+ * A frame for @mapping's page cache, from the page cache's pool
+ * (mm/cache-pool.c), reclaiming first when the pool is low; NULL when
+ * reclaim finds nothing to evict.
+ */
+struct page *page_cache_alloc(struct address_space *mapping);
 static inline void page_cache_release(struct page *page) { put_page(page); }
 
 /*

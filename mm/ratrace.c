@@ -8,6 +8,7 @@
  * that read files add the keys of ra_result_keys() to their RESULT.
  * Host-buildable.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "kernel/kv.h"
@@ -15,7 +16,7 @@
 #include "kernel/result.h"
 #include "kernel/sync.h"
 #include "kernel/time.h"
-#include "fs/vfs.h"
+#include "mm/file.h"
 #include "mm/readahead.h"
 
 struct ra_stats ra_global_stats;
@@ -28,32 +29,67 @@ static unsigned int ra_ring_size = RA_TRACE_EVENTS;
 /* Events ever recorded; the next one goes to slot ra_ring_total % ra_ring_size. */
 static uint64_t ra_ring_total;
 
-static const char *const ra_case_names[RA_NR_CASES] = {
-	[RA_CASE_SEQ_NEXT] = "sequential-next",
-	[RA_CASE_RANDOM] = "random",
-	[RA_CASE_SEQ_FIRST] = "sequential-first",
-	[RA_CASE_CLUELESS] = "lookahead-clueless",
-	[RA_CASE_CONGESTED] = "congested",
-	[RA_CASE_OFF] = "off",
-	[RA_CASE_AROUND] = "mmap-around",
-	[RA_CASE_FORCED] = "forced",
-	[RA_CASE_LEGACY_FIRST] = "legacy-first",
-	[RA_CASE_LEGACY_RANDOM] = "legacy-random",
-	[RA_CASE_LEGACY_AHEAD] = "legacy-ahead",
-	[RA_CASE_LEGACY_WINDOW] = "legacy-window",
-	[RA_CASE_LEGACY_INCACHE] = "legacy-incache",
-	[RA_CASE_LEGACY_MISS] = "legacy-miss",
-	[RA_CASE_CONTEXT] = "context",
-	[RA_CASE_HOLE_SCAN] = "hole-scan",
-	[RA_CASE_THRASHED] = "thrashed",
-	[RA_CASE_STREAM_NEW] = "stream-new",
-	[RA_CASE_STREAM_HIT] = "stream-hit",
-	[RA_CASE_FADV_RANDOM] = "fadvise-random",
+static const struct ra_case_desc ra_shared_cases[RA_NR_SHARED_CASES] = {
+	[RA_CASE_SEQ_NEXT] = { "sequential-next", RA_KIND_NEXT },
+	[RA_CASE_RANDOM] = { "random", RA_KIND_RANDOM },
+	[RA_CASE_SEQ_FIRST] = { "sequential-first", RA_KIND_FIRST },
+	[RA_CASE_CLUELESS] = { "lookahead-clueless", RA_KIND_OTHER },
+	[RA_CASE_CONGESTED] = { "congested", RA_KIND_OTHER },
+	[RA_CASE_OFF] = { "off", RA_KIND_OTHER },
+	[RA_CASE_AROUND] = { "mmap-around", RA_KIND_OTHER },
+	[RA_CASE_FORCED] = { "forced", RA_KIND_OTHER },
+	[RA_CASE_CONTEXT] = { "context", RA_KIND_OTHER },
+	[RA_CASE_HOLE_SCAN] = { "hole-scan", RA_KIND_OTHER },
+	[RA_CASE_FADV_RANDOM] = { "fadvise-random", RA_KIND_OTHER },
 };
 
-const char *ra_case_name(enum ra_case c)
+/* Case @c's description: shared, or the algorithm's whose range holds it; NULL if none. */
+static const struct ra_case_desc *ra_case_desc(unsigned int c)
 {
-	return (unsigned int)c < RA_NR_CASES ? ra_case_names[c] : "?";
+	const struct ra_algorithm *a;
+
+	if (c < RA_NR_SHARED_CASES)
+		return &ra_shared_cases[c];
+	for (unsigned int i = 0; (a = ra_algo_at(i)); i++)
+		if (a->nr_cases && c >= *a->case_base && c - *a->case_base < a->nr_cases)
+			return &a->cases[c - *a->case_base];
+	return NULL;
+}
+
+const char *ra_case_name(unsigned int c)
+{
+	const struct ra_case_desc *d = ra_case_desc(c);
+
+	return d ? d->name : "?";
+}
+
+enum ra_case_kind ra_case_kind(unsigned int c)
+{
+	const struct ra_case_desc *d = ra_case_desc(c);
+
+	return d ? d->kind : RA_KIND_OTHER;
+}
+
+unsigned int ra_case_count(void)
+{
+	const struct ra_algorithm *a;
+	unsigned int n = RA_NR_SHARED_CASES;
+
+	for (unsigned int i = 0; (a = ra_algo_at(i)); i++)
+		if (a->nr_cases && *a->case_base + a->nr_cases > n)
+			n = *a->case_base + a->nr_cases;
+	return n;
+}
+
+int ra_case_find(const char *name)
+{
+	for (unsigned int c = 0; c < ra_case_count(); c++) {
+		const struct ra_case_desc *d = ra_case_desc(c);
+
+		if (d && !strcmp(d->name, name))
+			return (int)c;
+	}
+	return -1;
 }
 
 void ra_call_note_io(struct ra_call *call, unsigned long actual, bool async)
@@ -89,16 +125,15 @@ void ra_trace_name_tail(char *dst, const char *name)
 	dst[RA_TRACE_NAME - 1] = '\0';
 }
 
-void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
-		     pgoff_t offset, unsigned long req_size, const struct ra_call *call,
-		     pgoff_t ra_index, unsigned long ra_size, unsigned long la_size)
+/* The ring's part of ra_trace_record(), under its hold. */
+static __attribute__((noinline)) void trace_ring_record(struct address_space *mapping,
+							struct file_ra_state *ra, pgoff_t offset,
+							unsigned long req_size,
+							const struct ra_call *call, pgoff_t ra_index,
+							unsigned long ra_size, unsigned long la_size)
 {
 	struct ra_trace_event *e;
 	unsigned long flags;
-
-	if ((unsigned int)call->rcase >= RA_NR_CASES)
-		return;
-	stats_count(&ra->stats, call);
 
 	/* Completions never record, but keep the slot claim atomic anyway. */
 	flags = local_irq_save();
@@ -113,6 +148,9 @@ void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
 
 	e->time_ns = ktime_ns();
 	ra_trace_name_tail(e->file, mapping ? mapping->name : NULL);
+	e->kind = RA_EV_DECISION;
+	e->ino = mapping ? mapping->trace_ino : 0;
+	e->dev = mapping ? mapping->trace_dev : 0;
 	e->offset = offset;
 	e->req_size = req_size;
 	e->algo = ra->algo;
@@ -122,9 +160,116 @@ void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
 	e->ra_index = ra_index;
 	e->ra_size = ra_size;
 	e->la_size = la_size;
-	e->ahead_start = ra->ahead_start;
-	e->ahead_size = ra->ahead_size;
+	e->has_ahead = call->has_ahead;
+	e->ahead_start = call->ahead_start;
+	e->ahead_size = call->ahead_size;
 	e->actual = call->actual;
+	e->order = 0;
+	e->ra_pages = (unsigned int)ra->ra_pages;
+	e->mmap_miss = 0;
+	e->prev_pos = -1;
+}
+
+/* The ring's part of ra_trace_linux(), under its hold. */
+static __attribute__((noinline)) void trace_ring_linux(struct address_space *mapping,
+						       struct file_ra_state *ra,
+						       enum ra_event_kind kind, pgoff_t index,
+						       unsigned long count, unsigned int order,
+						       unsigned long size, unsigned long async,
+						       unsigned int ra_pages, unsigned int mmap_miss,
+						       int64_t prev_pos)
+{
+	struct ra_trace_event *e;
+	unsigned long flags = local_irq_save();
+
+	if (ra_trace_watch && ra_trace_watch->ra != ra) {
+		local_irq_restore(flags);
+		return;
+	}
+	e = &ra_ring[ra_ring_total % ra_ring_size];
+	ra_ring_total++;
+	local_irq_restore(flags);
+	memset(e, 0, sizeof(*e));
+	e->time_ns = ktime_ns();
+	ra_trace_name_tail(e->file, mapping ? mapping->name : NULL);
+	e->kind = (uint8_t)kind;
+	e->ino = mapping ? mapping->trace_ino : 0;
+	e->dev = mapping ? mapping->trace_dev : 0;
+	e->algo = ra->algo;
+	e->offset = index;
+	e->req_size = count;
+	e->order = order;
+	e->ra_size = size;
+	e->la_size = async;
+	e->ra_pages = ra_pages;
+	e->mmap_miss = mmap_miss;
+	e->prev_pos = prev_pos;
+}
+
+void ra_trace_linux(struct address_space *mapping, struct file_ra_state *ra,
+		    enum ra_event_kind kind, pgoff_t index, unsigned long count,
+		    unsigned int order, unsigned long size, unsigned long async,
+		    unsigned int ra_pages, unsigned int mmap_miss, int64_t prev_pos)
+{
+	struct ktime_hold hold;
+
+	/* an instrument, like the decisions' ring (ra_trace_record()) */
+	ktime_hold_begin(&hold);
+	trace_ring_linux(mapping, ra, kind, index, count, order, size, async, ra_pages,
+			 mmap_miss, prev_pos);
+	ktime_hold_end(&hold);
+}
+
+bool ra_trace_block;
+
+/* The ring's part of ra_trace_block_rq(), under its hold. */
+static __attribute__((noinline)) void trace_ring_block(uint32_t dev, const char *disk,
+						       uint64_t sector, uint32_t nr_sectors,
+						       bool write)
+{
+	unsigned long flags = local_irq_save();
+	struct ra_trace_event *e = &ra_ring[ra_ring_total % ra_ring_size];
+
+	ra_ring_total++;
+	local_irq_restore(flags);
+	memset(e, 0, sizeof(*e));
+	e->time_ns = ktime_ns();
+	ra_trace_name_tail(e->file, disk);
+	e->kind = RA_EV_BLOCK_RQ;
+	e->dev = dev;
+	e->offset = (pgoff_t)sector;
+	e->req_size = nr_sectors;
+	e->async = write;
+}
+
+void ra_trace_block_rq(uint32_t dev, const char *disk, uint64_t sector, uint32_t nr_sectors,
+		       bool write)
+{
+	struct ktime_hold hold;
+
+	ktime_hold_begin(&hold);
+	trace_ring_block(dev, disk, sector, nr_sectors, write);
+	ktime_hold_end(&hold);
+}
+
+void ra_trace_record(struct address_space *mapping, struct file_ra_state *ra,
+		     pgoff_t offset, unsigned long req_size, const struct ra_call *call,
+		     pgoff_t ra_index, unsigned long ra_size, unsigned long la_size)
+{
+	struct ktime_hold hold;
+
+	if ((unsigned int)call->rcase >= RA_NR_CASES)
+		return;
+	stats_count(&ra->stats, call);
+	/*
+	 * The ring is an instrument: whether this event is kept (a watch
+	 * keeps one reader's) must cost no time, so every call holds the
+	 * clock the same way (kernel/time.h), and nothing but the return
+	 * follows the hold's end on any path.
+	 */
+	ktime_hold_begin(&hold);
+	trace_ring_record(mapping, ra, offset, req_size, call, ra_index, ra_size, la_size);
+	ktime_hold_end(&hold);
 }
 
 unsigned int ra_trace_count(void)
@@ -176,11 +321,13 @@ void ra_trace_reset(void)
 
 void ra_trace_print(const struct ra_trace_event *e)
 {
+	if (e->kind != RA_EV_DECISION)
+		return;	/* Linux's tracepoints print with ra_trace_print_linux() */
 	printf("ratrace: t=%llu.%06llu file=%s algo=%s case=%s offset=%lu req=%lu "
 	       "ra_index=%lu ra_size=%lu la_size=%lu",
 	       (unsigned long long)(e->time_ns / NSEC_PER_SEC),
 	       (unsigned long long)(e->time_ns % NSEC_PER_SEC / NSEC_PER_USEC), e->file,
-	       e->algo->name, ra_case_name((enum ra_case)e->rcase), e->offset, e->req_size,
+	       e->algo->name, ra_case_name(e->rcase), e->offset, e->req_size,
 	       e->ra_index, e->ra_size, e->la_size);
 	/*
 	 * 2.6.20's reset_ahead_window() closes the ahead window by setting
@@ -188,13 +335,81 @@ void ra_trace_print(const struct ra_trace_event *e)
 	 * the old ahead window ended (page_cache_readahead() clamps prev_index
 	 * to it): print it as that, not as a size.
 	 */
-	if ((e->algo->flags & RA_ALGO_AHEAD_WINDOW) && e->ahead_start)
+	if (e->has_ahead && e->ahead_start)
 		printf(" ahead_start=%lu ahead_size=%lu", e->ahead_start, e->ahead_size);
-	else if (e->algo->flags & RA_ALGO_AHEAD_WINDOW)
+	else if (e->has_ahead)
 		printf(" ahead=closed ahead_end=%lu", e->ahead_size);
 	/* a call that read nothing was neither: the reader's wait is about I/O */
 	printf(" actual=%lu io=%s%s\n", e->actual, !e->actual ? "none" : e->async ? "async" : "sync",
 	       e->congested ? " congested" : "");
+}
+
+/* Linux's "dev=%d:%d": MAJOR and MINOR of the (20-bit minor) dev_t. */
+static void print_linux_head(const char *event, const struct ra_trace_event *e)
+{
+	printf("%s: dev=%u:%u ino=%llx", event, e->dev >> 20, e->dev & 0xfffff,
+	       (unsigned long long)e->ino);
+}
+
+static void print_linux_op(const char *event, const struct ra_trace_event *e, pgoff_t index,
+			   unsigned long req, unsigned int order, unsigned long size,
+			   unsigned long async, unsigned int ra_pages, unsigned int mmap_miss,
+			   long long prev_pos)
+{
+	print_linux_head(event, e);
+	printf(" index=%lu req_count=%lu order=%u size=%lu async_size=%lu ra_pages=%u "
+	       "mmap_miss=%u prev_pos=%lld\n",
+	       index, req, order, size, async, ra_pages, mmap_miss, prev_pos);
+}
+
+static void print_linux_unbounded(const struct ra_trace_event *e, pgoff_t index,
+				  unsigned long nr, unsigned long lookahead)
+{
+	print_linux_head("page_cache_ra_unbounded", e);
+	printf(" index=%lu nr_to_read=%lu lookahead_size=%lu\n", index, nr, lookahead);
+}
+
+int ra_trace_print_linux(const struct ra_trace_event *e)
+{
+	switch (e->kind) {
+	case RA_EV_SYNC_RA:
+	case RA_EV_ASYNC_RA:
+		print_linux_op(e->kind == RA_EV_SYNC_RA ? "page_cache_sync_ra"
+							: "page_cache_async_ra",
+			       e, e->offset, e->req_size, e->order, e->ra_size, e->la_size,
+			       e->ra_pages, e->mmap_miss, (long long)e->prev_pos);
+		return 1;
+	case RA_EV_RA_ORDER:
+		print_linux_head("page_cache_ra_order", e);
+		printf(" index=%lu order=%u size=%lu async_size=%lu ra_pages=%u\n", e->offset,
+		       e->order, e->ra_size, e->la_size, e->ra_pages);
+		return 1;
+	case RA_EV_RA_UNBOUNDED:
+		print_linux_unbounded(e, e->offset, e->req_size, e->la_size);
+		return 1;
+	case RA_EV_BLOCK_RQ:
+		/* block_rq_issue's "%d,%d %s %u (%s) %llu + %u %s [%s]": no ioprio, no task here */
+		printf("block_rq_issue: %u,%u %s %lu () %lu + %lu [%s]\n", e->dev >> 20,
+		       e->dev & 0xfffff, e->async ? "W" : "R", e->req_size * 512, e->offset,
+		       e->req_size, e->file);
+		return 1;
+	default:
+		break;
+	}
+	/* an algorithm that records Linux's events itself has printed them already */
+	if (e->algo->flags & RA_ALGO_LINUX_EVENTS)
+		return 0;
+	/*
+	 * Another algorithm's decision, as Linux's tracepoints would say it: the
+	 * call (sync on a miss, async on a mark), then what it read. Its own
+	 * state before the call is not kept: the window decided stands in.
+	 */
+	print_linux_op(e->async ? "page_cache_async_ra" : "page_cache_sync_ra", e, e->offset,
+		       e->req_size, 0, e->ra_size, e->la_size, 0, 0, -1);
+	if (!e->actual)
+		return 1;
+	print_linux_unbounded(e, e->ra_index, e->ra_size, e->la_size);
+	return 2;
 }
 
 /* The last window number handed out (0 is "no window"), and the largest window so far. */
@@ -217,7 +432,9 @@ void ra_window_submitted(struct file_ra_state *ra)
 	ra_global_stats.windows++;
 }
 
-void ra_page_thrashed(struct address_space *mapping, struct page *page)
+/* The counting part of ra_page_thrashed(), under its hold. */
+static __attribute__((noinline)) void count_thrashed(struct address_space *mapping,
+						     struct page *page)
 {
 	uint32_t window = page_ra_window(page);
 	struct ra_trace_watch *w = ra_trace_watch;
@@ -225,10 +442,6 @@ void ra_page_thrashed(struct address_space *mapping, struct page *page)
 		       page->index <= w->last;
 	pgoff_t first, last;
 
-	/* Called from reclaim, possibly with interrupts masked: no sleeping, no allocation. */
-	if (mapping)
-		mapping->ra_thrashed++;
-	ra_global_stats.thrashed_pages++;
 	if (watched) {
 		w->thrashed_pages++;
 		if (PageReadahead(page))
@@ -259,6 +472,23 @@ void ra_page_thrashed(struct address_space *mapping, struct page *page)
 	}
 }
 
+void ra_page_thrashed(struct address_space *mapping, struct page *page)
+{
+	struct ktime_hold hold;
+
+	/* Called from reclaim, possibly with interrupts masked: no sleeping, no allocation. */
+	if (mapping)
+		mapping->ra_thrashed++;
+	ra_global_stats.thrashed_pages++;
+	/*
+	 * What follows only counts (windows, the watched reader's pages): an
+	 * instrument, so it costs no time, traced or not; one path out.
+	 */
+	ktime_hold_begin(&hold);
+	count_thrashed(mapping, page);
+	ktime_hold_end(&hold);
+}
+
 bool ra_decision_timing = true;
 
 unsigned long ra_stats_calls(const struct ra_stats *st)
@@ -267,6 +497,16 @@ unsigned long ra_stats_calls(const struct ra_stats *st)
 
 	for (int i = 0; i < RA_NR_CASES; i++)
 		n += st->calls[i];
+	return n;
+}
+
+unsigned long ra_calls_of_kind(const struct ra_stats *st, enum ra_case_kind kind)
+{
+	unsigned long n = 0;
+
+	for (unsigned int c = 0; c < RA_NR_CASES; c++)
+		if (st->calls[c] && ra_case_kind(c) == kind)
+			n += st->calls[c];
 	return n;
 }
 
@@ -293,6 +533,8 @@ void ra_stats_sub(struct ra_stats *d, const struct ra_stats *a, const struct ra_
 	d->async_ios = a->async_ios - b->async_ios;
 	d->stall_ns = a->stall_ns - b->stall_ns;
 	d->decide_ns = a->decide_ns - b->decide_ns;
+	for (int i = 0; i < RA_LEAD_BUCKETS; i++)
+		d->lead[i] = a->lead[i] - b->lead[i];
 }
 
 void ra_stats_add(struct ra_stats *a, const struct ra_stats *b)
@@ -310,6 +552,27 @@ void ra_stats_add(struct ra_stats *a, const struct ra_stats *b)
 	a->async_ios += b->async_ios;
 	a->stall_ns += b->stall_ns;
 	a->decide_ns += b->decide_ns;
+	for (int i = 0; i < RA_LEAD_BUCKETS; i++)
+		a->lead[i] += b->lead[i];
+}
+
+unsigned long ra_stats_unused(const struct ra_stats *st)
+{
+	return st->pages > st->hit_pages ? st->pages - st->hit_pages : 0;
+}
+
+int ra_lead_median_bucket(const struct ra_stats *st)
+{
+	unsigned long n = 0, seen = 0;
+
+	for (int i = 0; i < RA_LEAD_BUCKETS; i++)
+		n += st->lead[i];
+	for (int i = 0; i < RA_LEAD_BUCKETS && n; i++) {
+		seen += st->lead[i];
+		if (2 * seen >= n)
+			return i;
+	}
+	return -1;
 }
 
 int ra_apply_args(const char *cmd, struct file *filp, const struct kv_value *ra,
@@ -364,6 +627,22 @@ void ra_result_counters(struct result *r, const struct ra_stats *st)
 	result_u64(r, "ra_thrashed_windows", st->thrashed_windows);
 	result_u64(r, "readpage_ios", st->readpage_ios);
 	result_u64(r, "ra_deferred", st->deferred);
+	/* readahead(8)'s two figures: pages never used, and the used ones' lead times */
+	result_u64(r, "ra_unused_pages", ra_stats_unused(st));
+	{
+		char json[RA_LEAD_BUCKETS * 24];
+		size_t n = 0;
+
+		json[n++] = '{';
+		for (int i = 0; i < RA_LEAD_BUCKETS; i++)
+			if (st->lead[i])
+				n += (size_t)snprintf(json + n, sizeof(json) - n, "%s\"%lu\":%lu",
+						      n > 1 ? "," : "", i ? 1UL << i : 0UL,
+						      st->lead[i]);
+		json[n++] = '}';
+		json[n] = '\0';
+		result_raw(r, "ra_lead_us", json);
+	}
 }
 
 void ra_result_keys(struct result *r, const struct file *filp)

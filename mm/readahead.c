@@ -13,17 +13,23 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drivers/blkdev.h"
+#include "mm/backing-dev.h"
 #include "kernel/log.h"
-#include "fs/vfs.h"
+#include "kernel/time.h"
+#include "mm/file.h"
+#include "mm/mm.h"
 #include "mm/readahead.h"
 
-const struct ra_algorithm *ra_default_algo = &ra_algo_ondemand;
+/* The one with RA_ALGO_DEFAULT (the registry sets it); NULL in a tree without. */
+const struct ra_algorithm *ra_default_algo;
 unsigned long ra_default_pages = MAX_RA_PAGES;
+bool ra_default_pages_set;
 
 /* --- the registry ------------------------------------------------------------------ */
 
-extern const struct ra_algorithm *const __start_ra_algorithms[], *const __stop_ra_algorithms[];
+/* weak: a host program that links no algorithm has an empty registry */
+extern const struct ra_algorithm *const __start_ra_algorithms[] __attribute__((weak));
+extern const struct ra_algorithm *const __stop_ra_algorithms[] __attribute__((weak));
 
 /* More than any tree needs; ra_algo_at() says so once if a build ever has more. */
 #define RA_MAX_ALGOS	32
@@ -31,6 +37,36 @@ extern const struct ra_algorithm *const __start_ra_algorithms[], *const __stop_r
 static const struct ra_algorithm *ra_sorted[RA_MAX_ALGOS];
 static const char *ra_sorted_names[RA_MAX_ALGOS + 1];
 static unsigned int ra_nr_sorted;
+
+/*
+ * Number the algorithms' own trace cases after the shared ones, in the
+ * registry's order, and find the default algorithm. An algorithm whose
+ * cases do not fit in RA_NR_CASES is left out of the registry, loudly.
+ */
+static void ra_registry_cases(void)
+{
+	unsigned int base = RA_NR_SHARED_CASES, kept = 0;
+
+	for (unsigned int i = 0; i < ra_nr_sorted; i++) {
+		const struct ra_algorithm *a = ra_sorted[i];
+
+		if (a->nr_cases && (!a->case_base || base + a->nr_cases > RA_NR_CASES)) {
+			pr_err("readahead: %s: its %u trace cases do not fit (%u of %u taken), so it "
+			       "is left out\n", a->name, a->nr_cases, base, RA_NR_CASES);
+			continue;
+		}
+		if (a->nr_cases) {
+			*a->case_base = base;
+			base += a->nr_cases;
+		}
+		if ((a->flags & RA_ALGO_DEFAULT) && !ra_default_algo)
+			ra_default_algo = a;
+		ra_sorted[kept] = a;
+		ra_sorted_names[kept++] = a->name;
+	}
+	ra_nr_sorted = kept;
+	ra_sorted_names[kept] = NULL;
+}
 
 /*
  * The section holds the algorithms in link order, which differs between the
@@ -56,6 +92,7 @@ static void ra_registry_sort(void)
 	}
 	for (unsigned int i = 0; i < ra_nr_sorted; i++)
 		ra_sorted_names[i] = ra_sorted[i]->name;
+	ra_registry_cases();
 }
 
 const struct ra_algorithm *ra_algo_at(unsigned int i)
@@ -79,6 +116,22 @@ const struct ra_algorithm *ra_algo_find(const char *name)
 		if (!strcmp(algo->name, name))
 			return algo;
 	return NULL;
+}
+
+unsigned int ra_algo_all(const struct ra_algorithm **out, unsigned int max)
+{
+	const struct ra_algorithm *a;
+	unsigned int n = 0;
+
+	/* the seeds' pair in its order, then the others by name */
+	for (unsigned int order = 1; order <= 2; order++)
+		for (unsigned int i = 0; (a = ra_algo_at(i)); i++)
+			if (a->order == order && !(a->flags & RA_ALGO_NO_WINDOW) && n < max)
+				out[n++] = a;
+	for (unsigned int i = 0; (a = ra_algo_at(i)); i++)
+		if (!a->order && !(a->flags & RA_ALGO_NO_WINDOW) && n < max)
+			out[n++] = a;
+	return n;
 }
 
 const char *ra_algo_list(char *buf, size_t len)
@@ -109,13 +162,12 @@ int readahead_init(const struct ra_algorithm *algo, unsigned long max_pages)
 static void ra_reset_window(struct file_ra_state *ra)
 {
 	ra->la_index = ra->ra_index = ra->lookahead_index = ra->readahead_index = 0;
-	ra->start = ra->size = ra->flags = ra->cache_hit = 0;
-	ra->ahead_start = ra->ahead_size = 0;
 	ra->mmap_hit = ra->mmap_miss = 0;
 	memset(ra->priv, 0, sizeof(ra->priv));
 	/* -1: the first read, at offset 0, looks sequential to every algorithm */
 	ra->prev_index = -1UL;
 	ra->prev_offset = 0;
+	ra->prev_pos = -1;
 }
 
 void file_ra_state_init(struct file_ra_state *ra, struct address_space *mapping)
@@ -135,16 +187,19 @@ void file_ra_state_init(struct file_ra_state *ra, struct address_space *mapping)
 
 void file_ra_set_algo(struct file_ra_state *ra, const struct ra_algorithm *algo)
 {
+	struct backing_dev_info *bdi = ra->mapping ? ra->mapping->backing_dev_info : NULL;
+
 	ra_reset_window(ra);
 	ra->algo = algo;
 	if (algo->init)
 		algo->init(ra);
 	if (algo->flags & RA_ALGO_NO_WINDOW)
 		ra->ra_pages = 0;
-	else if (ra->ra_pages == 0)
-		ra->ra_pages = ra->mapping && ra->mapping->backing_dev_info
-				       ? ra->mapping->backing_dev_info->ra_pages
-				       : ra_default_pages;
+	else if (bdi && !bdi->ra_pages_set && algo->default_ra_pages)
+		/* nobody chose the device's window: the algorithm's kernel's own default */
+		ra->ra_pages = min_t(unsigned long, algo->default_ra_pages(bdi), RA_MAX_WINDOW);
+	else if (ra->ra_pages == 0 || (bdi && !bdi->ra_pages_set))
+		ra->ra_pages = bdi ? bdi->ra_pages : ra_default_pages;
 }
 
 int file_ra_set_max_pages(struct file_ra_state *ra, unsigned long pages)
@@ -164,12 +219,15 @@ int file_ra_fadvise(struct file *filp, loff_t offset, loff_t len, enum ra_fadvis
 
 	if (offset < 0 || len < 0)
 		return -EINVAL;
+	if (ra->algo->fadvise)
+		return ra->algo->fadvise(filp, offset, len, advice);
 	switch (advice) {
 	case FADV_NORMAL:
 	case FADV_RANDOM:
 		if (ra->advice == FADV_SEQUENTIAL)
 			ra->ra_pages = ra->advice_pages;
 		ra->advice = advice;
+		ra->read_as_is = advice == FADV_RANDOM;
 		return 0;
 	case FADV_SEQUENTIAL:
 		if (ra->advice != FADV_SEQUENTIAL) {
@@ -177,6 +235,7 @@ int file_ra_fadvise(struct file *filp, loff_t offset, loff_t len, enum ra_fadvis
 			ra->ra_pages = min_t(unsigned long, 2 * ra->ra_pages, RA_MAX_WINDOW);
 		}
 		ra->advice = advice;
+		ra->read_as_is = false;
 		return 0;
 	case FADV_WILLNEED:
 		if (filp->f_mapping->size <= 0 || offset >= filp->f_mapping->size)
@@ -200,7 +259,7 @@ unsigned long max_sane_readahead(unsigned long nr)
 	struct mm_stats st;
 
 	mm_get_stats(&st);
-	return min(nr, (st.inactive + st.free) / 2);
+	return min(nr, (st.inactive + st.cache_free) / 2);
 }
 
 /*
@@ -249,12 +308,16 @@ int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 	pgoff_t end_index;
 	unsigned long i;
 	uint32_t window = 0;
+	uint64_t born_ns = 0;
 	int ret = 0;
 
 	if (!mapping->a_ops || (!mapping->a_ops->readpages && !mapping->a_ops->readpage))
 		return -EINVAL;
 	if (mapping->size <= 0 || nr_to_read == 0)
 		return 0;
+	/* bench ra_async=0: no look-ahead mark, whatever the algorithm asked */
+	if (filp && filp->f_ra.no_lookahead)
+		lookahead_size = 0;
 	end_index = (pgoff_t)((mapping->size - 1) >> PAGE_CACHE_SHIFT);
 
 	/*
@@ -276,8 +339,10 @@ int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 		page = page_cache_alloc(mapping);
 		if (!page)
 			break;
-		if (!window)
+		if (!window) {
 			window = ra_window_number(nr_to_read);
+			born_ns = ktime_ns();
+		}
 		/*
 		 * Flags first: once the page is in the cache a reader can find
 		 * it, and must then see the look-ahead mark. Only new pages get
@@ -287,6 +352,7 @@ int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 		if (i == nr_to_read - lookahead_size)
 			SetPageReadahead(page);
 		SetPageReadaheadIO(page);
+		ra_page_born(page, born_ns);
 		err = add_to_page_cache(page, mapping, index);
 		if (err) {
 			/* -EEXIST: someone added it while we allocated; else no memory */
@@ -306,6 +372,103 @@ int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 		read_pages(mapping, filp, &page_pool, (unsigned int)ret);
 	}
 	return ret;
+}
+
+/* --- windows of folios (ra=linux's mechanism, Linux's read_pages()) -------------------- */
+
+void ra_batch_begin(struct ra_batch *b, const struct file_ra_state *ra,
+		    unsigned long window_pages)
+{
+	b->no_marks = ra && ra->no_lookahead;
+	INIT_LIST_HEAD(&b->pages);
+	b->nr = 0;
+	b->window_pages = window_pages;
+	b->window = 0;
+	b->born_ns = 0;
+	b->submitted = 0;
+}
+
+int ra_batch_add_folio(struct address_space *mapping, struct ra_batch *b, pgoff_t index,
+		       unsigned int order, bool mark)
+{
+	unsigned long n = 1UL << order, i;
+	LIST_HEAD(folio);
+
+	if (order > RA_MAX_FOLIO_ORDER || index & (n - 1))
+		return -EINVAL;
+	/* a folio goes in whole or not at all (Linux's xarray refuses an overlap) */
+	for (i = 0; i < n; i++) {
+		struct page *page = find_get_page(mapping, index + i);
+
+		if (page) {
+			page_cache_release(page);
+			return -EEXIST;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct page *page = page_cache_alloc(mapping);
+
+		if (!page) {
+			while (!list_empty(&folio)) {
+				page = list_first_entry(&folio, struct page, lru);
+				list_del(&page->lru);
+				page_cache_release(page);
+			}
+			return -ENOMEM;
+		}
+		list_add_tail(&page->lru, &folio);
+	}
+	if (!b->window) {
+		b->window = ra_window_number(b->window_pages);
+		b->born_ns = ktime_ns();
+	}
+	for (i = 0; i < n; i++) {
+		struct page *page = list_first_entry(&folio, struct page, lru);
+		int err;
+
+		list_del(&page->lru);
+		set_page_ra_window(page, b->window);
+		set_page_folio_order(page, order);
+		/* the folio's mark: on each of its pages, so a reader meets it on any */
+		if (mark && !b->no_marks)
+			SetPageReadahead(page);
+		SetPageReadaheadIO(page);
+		ra_page_born(page, b->born_ns);
+		err = add_to_page_cache(page, mapping, index + i);
+		if (err) {
+			/* only memory for the index can fail here: nobody else adds pages */
+			page_cache_release(page);
+			while (!list_empty(&folio)) {
+				page = list_first_entry(&folio, struct page, lru);
+				list_del(&page->lru);
+				page_cache_release(page);
+			}
+			return err;
+		}
+		list_add_tail(&page->lru, &b->pages);
+		b->nr++;
+	}
+	return 0;
+}
+
+unsigned long ra_batch_read(struct address_space *mapping, struct file *filp,
+			    struct ra_batch *b)
+{
+	unsigned long nr = b->nr;
+
+	if (nr) {
+		read_pages(mapping, filp, &b->pages, b->nr);
+		INIT_LIST_HEAD(&b->pages);
+		b->submitted += nr;
+		b->nr = 0;
+	}
+	return nr;
+}
+
+void ra_batch_end(struct file *filp, struct ra_batch *b)
+{
+	if (b->submitted)
+		ra_window_submitted(filp ? &filp->f_ra : NULL);
 }
 
 int do_page_cache_readahead(struct address_space *mapping, struct file *filp,
@@ -533,10 +696,50 @@ void ra_fault_async_generic(struct file *file, struct page *page, pgoff_t pgoff,
 	ra->mmap_hit++;
 }
 
+/*
+ * readahead(8)'s two figures, kept exactly in virtual time: when each pool
+ * frame was read ahead, in nanoseconds (microseconds would make the
+ * buckets, and their instructions, depend on where in its microsecond a
+ * run began), and at its first use, the lead since then.
+ */
+static uint64_t *ra_born_ns;
+static unsigned long ra_born_pages;
+
+bool ra_lead_init(unsigned long pool_pages)
+{
+	size_t bytes = pool_pages * sizeof(*ra_born_ns);
+
+	ra_born_ns = NULL;
+	ra_born_pages = 0;
+	if (!pool_pages)
+		return true;	/* the host tests' way to forget an arena's array */
+	/* an instrument: from RAM outside the page cache and the heap if there is room */
+	ra_born_ns = mm_spare_alloc(bytes);
+	if (!ra_born_ns)
+		ra_born_ns = kzalloc(bytes);
+	ra_born_pages = ra_born_ns ? pool_pages : 0;
+	return ra_born_ns != NULL;
+}
+
+void ra_page_born(struct page *page, uint64_t now_ns)
+{
+	if (PageCachePool(page) && page->pool_nr < ra_born_pages)
+		ra_born_ns[page->pool_nr] = now_ns;
+}
+
 void ra_page_used(struct file_ra_state *ra, struct page *page)
 {
 	if (TestClearPageReadaheadIO(page)) {
 		ra->stats.hit_pages++;
 		ra_global_stats.hit_pages++;
+		if (PageCachePool(page) && page->pool_nr < ra_born_pages) {
+			uint64_t lead = (ktime_ns() - ra_born_ns[page->pool_nr]) / NSEC_PER_USEC;
+			/* floor(log2), 0 for 0 and 1: the same instructions whatever the lead */
+			unsigned int b = 63 - (unsigned int)__builtin_clzll(lead | 1);
+
+			b = min(b, RA_LEAD_BUCKETS - 1U);
+			ra->stats.lead[b]++;
+			ra_global_stats.lead[b]++;
+		}
 	}
 }

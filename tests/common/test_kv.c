@@ -134,7 +134,7 @@ static void test_cmdline(struct ktest *t)
 	KT_EXPECT_EQ(t, cmdline_parse(longline, CMDLINE_MAX, buf, specs, ARRAY_SIZE(specs), v, err,
 				      sizeof(err)),
 		     -EINVAL);
-	KT_EXPECT_TRUE(t, strstr(err, "1024 bytes, more than the 1023") != NULL);
+	KT_EXPECT_TRUE(t, strstr(err, "4096 bytes, more than the 4095") != NULL);
 	KT_EXPECT_EQ(t, cmdline_parse("\"", 1, buf, specs, ARRAY_SIZE(specs), v, err, sizeof(err)),
 		     -EINVAL);
 	KT_EXPECT_STREQ(t, err, "unterminated double quote");

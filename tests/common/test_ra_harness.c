@@ -128,6 +128,9 @@ int rah_open(struct ra_harness *h, const char *name, loff_t size, const struct r
 
 	memset(h, 0, sizeof(*h));
 	h->bdi.ra_pages = max_pages;
+	h->bdi.ra_pages_set = true;	/* the test's window, not an algorithm's default */
+	h->bdi.rotational = true;
+	h->bdi.io_pages = max_pages;
 	h->bdi.congested_fn = rah_congested;
 	h->bdi.congested_data = h;
 	h->inode.i_size = size;
@@ -308,10 +311,71 @@ bool rah_expect_io(struct ktest *t, struct ra_harness *h, const struct rah_io *w
 	return ok;
 }
 
+/* The ring's decisions (ra=linux's Linux tracepoints left out): how many, and the i-th. */
+static unsigned int decisions(void)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < ra_trace_count(); i++)
+		n += ra_trace_get(i)->kind == RA_EV_DECISION;
+	return n;
+}
+
+const struct ra_trace_event *rah_decision(unsigned int i)
+{
+	for (unsigned int k = 0; k < ra_trace_count(); k++) {
+		const struct ra_trace_event *e = ra_trace_get(k);
+
+		if (e->kind == RA_EV_DECISION && i-- == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static const char *const linux_kind_names[RA_EV_NR_KINDS] = {
+	[RA_EV_SYNC_RA] = "sync_ra", [RA_EV_ASYNC_RA] = "async_ra",
+	[RA_EV_RA_ORDER] = "ra_order", [RA_EV_RA_UNBOUNDED] = "ra_unbounded",
+};
+
+bool rah_expect_linux(struct ktest *t, const struct rah_linux_event *want, unsigned int n)
+{
+	unsigned int got = 0;
+	bool ok = true;
+
+	for (unsigned int k = 0; k < ra_trace_count(); k++) {
+		const struct ra_trace_event *e = ra_trace_get(k);
+		const struct rah_linux_event *w = got < n ? &want[got] : NULL;
+
+		if (e->kind == RA_EV_DECISION)
+			continue;
+		got++;
+		if (w && e->kind == w->kind && e->offset == w->index && e->req_size == w->count &&
+		    e->order == w->order && e->ra_size == w->size && e->la_size == w->async)
+			continue;
+		ok = false;
+		if (!w)
+			KT_FAIL(t, "Linux event %u: unexpected %s index=%lu count=%lu order=%u "
+				"size=%lu async=%lu", got - 1, linux_kind_names[e->kind], e->offset,
+				e->req_size, e->order, e->ra_size, e->la_size);
+		else
+			KT_FAIL(t, "Linux event %u: got %s index=%lu count=%lu order=%u size=%lu "
+				"async=%lu, want %s index=%lu count=%lu order=%u size=%lu async=%lu",
+				got - 1, linux_kind_names[e->kind], e->offset, e->req_size,
+				e->order, e->ra_size, e->la_size, linux_kind_names[w->kind],
+				w->index, w->count, w->order, w->size, w->async);
+	}
+	for (; got < n; got++) {
+		ok = false;
+		KT_FAIL(t, "Linux event %u: missing, want %s index=%lu", got,
+			linux_kind_names[want[got].kind], want[got].index);
+	}
+	return ok;
+}
+
 bool rah_expect_events(struct ktest *t, unsigned int from, const struct rah_event *want,
 		       unsigned int n)
 {
-	unsigned int have = ra_trace_count();
+	unsigned int have = decisions();
 	bool ok = true;
 
 	if (have != from + n) {
@@ -320,14 +384,14 @@ bool rah_expect_events(struct ktest *t, unsigned int from, const struct rah_even
 	}
 	/* the ones nobody expected, so that a failing test shows what happened */
 	for (unsigned int i = from + n; i < have; i++) {
-		const struct ra_trace_event *e = ra_trace_get(i);
+		const struct ra_trace_event *e = rah_decision(i);
 
 		KT_FAIL(t, "event %u: unexpected %s %lu req %lu: [%lu,+%lu) la %lu, %lu pages", i,
 			ra_case_name(e->rcase), e->offset, e->req_size, e->ra_index, e->ra_size,
 			e->la_size, e->actual);
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		const struct ra_trace_event *e = ra_trace_get(from + i);
+		const struct ra_trace_event *e = rah_decision(from + i);
 		const struct rah_event *w = &want[i];
 
 		if (!e) {
@@ -355,7 +419,7 @@ unsigned int rah_count_case(enum ra_case c)
 	unsigned int n = 0;
 
 	for (unsigned int i = 0; i < ra_trace_count(); i++)
-		if (ra_trace_get(i)->rcase == c)
+		if (ra_trace_get(i)->kind == RA_EV_DECISION && ra_trace_get(i)->rcase == c)
 			n++;
 	return n;
 }

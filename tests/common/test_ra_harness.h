@@ -19,8 +19,24 @@
 #define TESTS_COMMON_TEST_RA_HARNESS_H
 
 #include "drivers/blkdev.h"
+#include "fs/vfs.h"
 #include "kernel/ktest.h"
 #include "mm/filemap.h"
+
+/* The algorithms the tests open files with by name (each in its mm/readahead-*.c). */
+extern const struct ra_algorithm ra_algo_ondemand, ra_algo_legacy, ra_algo_off;
+
+/*
+ * An algorithm's own trace case by its name ("legacy-first"), as the
+ * registry numbered it; an unknown name is a test bug (RA_NR_CASES, which
+ * no event carries).
+ */
+static inline enum ra_case rah_case(const char *name)
+{
+	int c = ra_case_find(name);
+
+	return (enum ra_case)(c < 0 ? RA_NR_CASES : c);
+}
 
 #define RAH_MAX_IO		512
 #define RAH_MAX_READ_PAGES	128	/* largest rah_read() */
@@ -115,6 +131,19 @@ struct rah_event {
 	unsigned long ra_size, la_size, actual;
 };
 /* Compare the trace (from event @from on) with @want; reports each difference. */
+/* The @i-th decision the ring holds (Linux's tracepoints skipped), or NULL. */
+const struct ra_trace_event *rah_decision(unsigned int i);
+
+/* One of Linux's readahead tracepoints as ra=linux records it (ratrace format=linux). */
+struct rah_linux_event {
+	enum ra_event_kind kind;
+	unsigned long index, count;	/* count: req_count, or ra_unbounded's nr_to_read */
+	unsigned int order;
+	unsigned long size, async;	/* ra_unbounded: size 0, async = lookahead_size */
+};
+/* The Linux events of the trace, from its start, are exactly @want. */
+bool rah_expect_linux(struct ktest *t, const struct rah_linux_event *want, unsigned int n);
+
 bool rah_expect_events(struct ktest *t, unsigned int from, const struct rah_event *want,
 		       unsigned int n);
 /* Events of case @c in the trace. */

@@ -179,19 +179,24 @@ static void test_result_keys(struct ktest *t)
 	file_ra_state_init(&f.f_ra, NULL);
 	file_ra_set_algo(&f.f_ra, &ra_algo_legacy);
 	file_ra_set_max_pages(&f.f_ra, 64);
-	f.f_ra.stats.calls[RA_CASE_LEGACY_FIRST] = 2;
-	f.f_ra.stats.calls[RA_CASE_LEGACY_AHEAD] = 3;
+	f.f_ra.stats.calls[rah_case("legacy-first")] = 2;
+	f.f_ra.stats.calls[rah_case("legacy-ahead")] = 3;
 	f.f_ra.stats.sync_ios = 2;
 	f.f_ra.stats.async_ios = 3;
 	f.f_ra.stats.pages = 100;
 	f.f_ra.stats.hit_pages = 90;
+	f.f_ra.stats.lead[0] = 2;	/* [0, 2) us */
+	f.f_ra.stats.lead[5] = 3;	/* [32, 64) us */
+	f.f_ra.stats.lead[10] = 85;	/* [1024, 2048) us */
 	result_begin(&r, "cat");
 	ra_result_keys(&r, &f);
 	KT_EXPECT_STREQ(t, result_finish(&r),
 			"{\"cmd\":\"cat\",\"ra\":\"legacy\",\"ra_kb\":256,\"ra_calls\":5,"
 			"\"ra_sync\":2,\"ra_async\":3,\"ra_pages\":100,\"ra_hit_pages\":90,"
 			"\"ra_thrashed_pages\":0,\"ra_windows\":0,\"ra_thrashed_windows\":0,"
-			"\"readpage_ios\":0,\"ra_deferred\":0}");
+			"\"readpage_ios\":0,\"ra_deferred\":0,\"ra_unused_pages\":10,"
+			"\"ra_lead_us\":{\"0\":2,\"32\":3,\"1024\":85}}");
+	KT_EXPECT_EQ(t, ra_lead_median_bucket(&f.f_ra.stats), 10);
 }
 
 KTEST_SUITE(ra_window, NULL,

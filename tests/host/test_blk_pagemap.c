@@ -59,7 +59,7 @@ static int host_mm_up(void)
 
 	if (!mm_host_arena(ram.base, ram.len))
 		return -ENOMEM;
-	return mm_init(&ram, 1, none, 0);
+	return mm_init(&ram, 1, none, 0) ?: cache_pool_init(cache_pool_default_pages(ram.len));
 }
 
 /* A 100-sector disk: pages 0..11 are whole, page 12 holds sectors 96..99. */

@@ -2,8 +2,9 @@
  * Host-only allocator suite: each case rebuilds mm on a small arena whose
  * layout it chooses, so free counts are exact. Split and coalesce counts,
  * exhaustion, holes, frame 0 and unaligned reserved ranges never handed
- * out, flags cleared on every reused frame, mm_init's refusals, and
- * allocation reclaiming page cache (and GFP_ATOMIC not doing so).
+ * out, flags cleared on every reused frame, mm_init's refusals, and the
+ * page cache's pool beside the buddy lists: the page cache reclaims its
+ * own frames, the kernel's allocations never touch them.
  */
 #include "tests/common/test_mm_helpers.h"
 
@@ -12,6 +13,8 @@
 #define KIB	      (1ULL << 10)
 /* An allocation below the low watermark reclaims up to high, at least this many. */
 #define RECLAIM_BATCH 32
+/* The pool the page-cache cases give the page cache: a quarter of one_block_layout()'s block. */
+#define POOL_PAGES    256
 
 /*
  * [B, B+128K) holds exactly the memmap of the 2048-frame span; [B+4M,
@@ -263,41 +266,51 @@ static void test_mm_init_refusals(struct ktest *t)
 	KT_EXPECT_TRUE(t, mm_ready());
 }
 
-/* Allocations reclaim clean cache pages instead of failing; GFP_ATOMIC never does. */
+/*
+ * The page cache reclaims its own pool's pages instead of failing, and
+ * stays within the pool; the kernel's allocations take the buddy lists'
+ * frames only, fail when those are gone, and never evict the cache.
+ */
 static void test_allocation_reclaims(struct ktest *t)
 {
 	struct fake_file ff;
 	struct mm_stats st0, st1;
-	unsigned long i, n = 5000, atomic = 0;
+	unsigned long i, n = 5000, kernel = 0;
 	void *obj;
 	LIST_HEAD(held);
 	struct page *p;
 
 	KT_ASSERT_TRUE(t, one_block_layout());
+	KT_ASSERT_EQ(t, cache_pool_init(POOL_PAGES), 0);
 	KT_ASSERT_EQ(t, fake_file_init(&ff, "reclaim", 1, n), 0);
 	mm_get_stats(&st0);
+	KT_EXPECT_EQ(t, st0.cache_pool, POOL_PAGES);
+	KT_EXPECT_EQ(t, st0.cache_free, POOL_PAGES);
 	for (i = 0; i < n; i++)
 		KT_ASSERT_TRUE(t, cache_new_page(&ff.mapping, i, true) != NULL);
 	mm_get_stats(&st1);
-	KT_EXPECT_GE(t, st1.reclaimed, n - st0.free);
-	KT_EXPECT_GE(t, st1.free, st1.wmark_low - 1);
-	KT_EXPECT_LE(t, st1.free, st1.wmark_high + RECLAIM_BATCH);
+	KT_EXPECT_GE(t, st1.reclaimed, n - POOL_PAGES);
+	KT_EXPECT_LE(t, st1.cached, POOL_PAGES);
+	KT_EXPECT_GE(t, st1.cache_free, st1.wmark_low - 1);
+	KT_EXPECT_LE(t, st1.cache_free, st1.wmark_high + RECLAIM_BATCH);
+	/* the buddy lists gave the pool its frames once and nothing since (the index: slab) */
+	KT_EXPECT_LE(t, st1.free, st0.free);
 
-	/* Atomic allocations take only free frames, leaving the cache alone. */
-	while ((obj = kmalloc(PAGE_SIZE, GFP_ATOMIC)) != NULL) {
+	/* The kernel's allocations take only the buddy's frames, leaving the cache alone. */
+	while ((obj = kmalloc(PAGE_SIZE)) != NULL) {
 		p = virt_to_page(obj); /* a whole page: its lru link is free */
 		list_add(&p->lru, &held);
-		atomic++;
+		kernel++;
 	}
 	mm_get_stats(&st0);
 	KT_EXPECT_EQ(t, st0.free, 0);
-	KT_EXPECT_EQ(t, atomic, st1.free);
+	KT_EXPECT_GT(t, kernel, 0);
 	KT_EXPECT_EQ(t, st0.reclaimed, st1.reclaimed);
-	/* A normal allocation now reclaims. */
-	p = alloc_page();
-	KT_EXPECT_TRUE(t, p != NULL);
-	if (p)
-		put_page(p);
+	KT_EXPECT_EQ(t, st0.cached, st1.cached);
+	KT_EXPECT_TRUE(t, alloc_page() == NULL);
+	/* The page cache still gets frames: from its pool, reclaiming. */
+	for (i = 0; i < 2 * POOL_PAGES; i++)
+		KT_EXPECT_TRUE(t, cache_new_page(&ff.mapping, n + i, true) != NULL);
 	mm_get_stats(&st1);
 	KT_EXPECT_GT(t, st1.reclaimed, st0.reclaimed);
 	while (!list_empty(&held)) {
@@ -316,17 +329,18 @@ static void test_oom_when_nothing_reclaimable(struct ktest *t)
 	struct page *p;
 
 	KT_ASSERT_TRUE(t, one_block_layout());
+	KT_ASSERT_EQ(t, cache_pool_init(POOL_PAGES), 0);
 	KT_ASSERT_EQ(t, fake_file_init(&ff, "pinned", 1, 2000), 0);
 	for (i = 0; i < 2000; i++) {
-		p = alloc_page();
+		p = page_cache_alloc(&ff.mapping);
 		if (!p)
 			break;
 		KT_ASSERT_EQ(t, add_to_page_cache_lru(p, &ff.mapping, i), 0);
 		unlock_page(p); /* keep our reference: pinned */
 		cached++;
 	}
-	KT_EXPECT_TRUE(t, cached < 1024);
-	KT_EXPECT_TRUE(t, alloc_page() == NULL);
+	KT_EXPECT_EQ(t, cached, POOL_PAGES);
+	KT_EXPECT_TRUE(t, page_cache_alloc(&ff.mapping) == NULL);
 	for (i = 0; i < cached; i++) {
 		p = find_get_page(&ff.mapping, i);
 		KT_ASSERT_TRUE(t, p != NULL);
@@ -337,27 +351,39 @@ static void test_oom_when_nothing_reclaimable(struct ktest *t)
 	address_space_release(&ff.mapping);
 }
 
-/* A big block under pressure: reclaim frees whole aligned runs of old cache pages. */
+/* Page-cache pressure never splits the kernel's large blocks: they stay whole. */
 static void test_high_order_under_pressure(struct ktest *t)
 {
 	struct fake_file ff;
-	struct mm_stats st;
+	struct mm_stats st0, st;
 	struct page *big;
 	unsigned long i, n;
 
 	KT_ASSERT_EQ(t, mm_host_init(16 * MIB), 0);
-	mm_get_stats(&st);
-	n = 2 * st.total;
+	mm_get_stats(&st0);
+	n = 2 * st0.cache_pool;
 	KT_ASSERT_EQ(t, fake_file_init(&ff, "pressure", 1, n), 0);
 	for (i = 0; i < n; i++)
 		KT_ASSERT_TRUE(t, cache_new_page(&ff.mapping, i, true) != NULL);
 	mm_get_stats(&st);
-	KT_EXPECT_EQ(t, st.free_per_order[8] + st.free_per_order[9] + st.free_per_order[10], 0);
+	KT_EXPECT_GE(t, st.reclaimed, n - st0.cache_pool);
+	KT_EXPECT_EQ(t, st.free_per_order[10], st0.free_per_order[10]);
 	big = alloc_pages(8);
 	KT_EXPECT_TRUE(t, big != NULL);
 	if (big)
 		free_pages(big, 8);
 	address_space_release(&ff.mapping);
+}
+
+/* The pool's default size is a function of RAM alone. */
+static void test_pool_default(struct ktest *t)
+{
+	KT_EXPECT_EQ(t, cache_pool_default_pages(16 * MIB), 1024);
+	/* 128 MiB: less 12 MiB below the heap, a heap of 8 + 2 MiB and 4 MiB at the top */
+	KT_EXPECT_EQ(t, cache_pool_default_pages(128 * MIB), (128 - 12 - 10 - 4) * 256);
+	/* 2 GiB: the heap 8 + 32 MiB, and the 32 MiB memmap at the top too */
+	KT_EXPECT_EQ(t, cache_pool_default_pages(2048 * MIB), (2048 - 12 - 40 - 4 - 32) * 256);
+	KT_EXPECT_EQ(t, cache_pool_init(63), -EINVAL);
 }
 
 KTEST_SUITE(mm_buddy_host, NULL, KTEST_CASE(test_split_exact),
@@ -366,4 +392,4 @@ KTEST_SUITE(mm_buddy_host, NULL, KTEST_CASE(test_split_exact),
 	    KTEST_CASE(test_reserved_and_frame0_never_returned),
 	    KTEST_CASE(test_flags_cleared_on_every_frame), KTEST_CASE(test_mm_init_refusals),
 	    KTEST_CASE(test_allocation_reclaims), KTEST_CASE(test_high_order_under_pressure),
-	    KTEST_CASE(test_oom_when_nothing_reclaimable));
+	    KTEST_CASE(test_oom_when_nothing_reclaimable), KTEST_CASE(test_pool_default));

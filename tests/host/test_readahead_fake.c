@@ -93,6 +93,35 @@ struct page *alloc_pages(unsigned int order)
 	return p;
 }
 
+/* The fake's heap is the host's (readahead.c's lead-time array comes from it). */
+void *__kmalloc(size_t size, gfp_t flags)
+{
+	return (flags & __GFP_ZERO) ? calloc(1, size) : malloc(size);
+}
+
+void kfree(const void *p)
+{
+	free((void *)p);
+}
+
+/* The fake has no RAM outside its pages: instruments fall back to the heap. */
+void *mm_spare_alloc(size_t bytes)
+{
+	(void)bytes;
+	return NULL;
+}
+
+unsigned long mm_spare_largest(void)
+{
+	return 0;
+}
+
+struct page *page_cache_alloc(struct address_space *mapping)
+{
+	(void)mapping;
+	return alloc_pages(0);
+}
+
 void put_page(struct page *p)
 {
 	if (p->_refcount <= 0)
@@ -117,6 +146,8 @@ void mm_get_stats(struct mm_stats *st)
 	memset(st, 0, sizeof(*st));
 	st->total = FAKE_PAGES;
 	st->free = nr_free;
+	st->cache_pool = FAKE_PAGES;
+	st->cache_free = nr_free;
 	st->cached = nr_cached;
 	st->inactive = nr_lru;
 }

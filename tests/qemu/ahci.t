@@ -86,4 +86,4 @@ fi
 
 # --- a bad driver parameter is named ---
 qemu --disk "$LBA" --timeout 30 -- ahci_max_kb=3 'run=lsblk'
-tap_grep '^error: ahci: ahci_max_kb=3 is out of range 4\.\.2016' "$QOUT" "ahci_max_kb=3: error names the parameter"
+tap_grep '^error: ahci: ahci_max_kb=3 is out of range 4\.\.8160' "$QOUT" "ahci_max_kb=3: error names the parameter"

@@ -1,0 +1,397 @@
+/*
+ * lrrun: replay a fio iolog inside a Linux guest, for tools/linux-ref, which
+ * boots Debian's kernel and records its readahead tracepoints while this
+ * program reads. A static binary of the host's gcc (make build/host/lrrun),
+ * put in the guest's initramfs.
+ *
+ *	lrrun LOG [access=read|mmap] [advice=normal|sequential|random|willneed]
+ *	      [files=close|keep] [mnt=/mnt]
+ *
+ * It replays the log as lookahead's `bench replay timing=asap` does
+ * (bench/replay.c), so the two kernels see the same requests: the log is
+ * parsed whole first by lookahead's own parser (bench/iolog.c), each file
+ * it opens is looked up at MNT/replay/files/NAME (tools/mkbench --iolog's
+ * layout) and sized, and a log the parser refuses, a missing file or a
+ * read starting past a file's end stops it before anything is read. Then
+ * the log's lines in order, with no pauses: each open an open() of its own
+ * (its own readahead state), each read a pread() of the log's offset and
+ * length into one buffer as large as the largest read, each close a
+ * close(); writes, syncs, trims, waits and unknown actions are skipped.
+ * files=keep opens each file once and keeps it to the end.
+ *
+ * access=mmap: each open also maps the whole file (PROT_READ, MAP_SHARED)
+ * and each read touches one byte of every page of [offset, offset +
+ * length), in order, where pread would have copied them: the page faults
+ * and their readahead instead of the read path's. The mapping goes at the
+ * close.
+ *
+ * advice=X: posix_fadvise(fd, 0, 0, X) right after each open, and with
+ * access=mmap the matching madvise() of the mapping (normal, sequential,
+ * random, willneed). Without advice= neither is called.
+ *
+ * It prints one summary line and exits 0; any error (a read returning
+ * other than the log's length clipped at the file's end, a failed open,
+ * mmap or advice) is one line naming the log's line, exit status 1; bad
+ * arguments exit 2.
+ */
+#define _GNU_SOURCE /* asprintf() */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/iolog.h"
+
+enum access { ACCESS_READ, ACCESS_MMAP };
+enum advice { ADVICE_NONE = -1, ADVICE_NORMAL, ADVICE_SEQUENTIAL, ADVICE_RANDOM, ADVICE_WILLNEED };
+
+static const char *const access_names[] = {"read", "mmap", NULL};
+static const char *const advice_names[] = {"normal", "sequential", "random", "willneed", NULL};
+static const char *const files_names[] = {"close", "keep", NULL};
+static const int fadvice[] = {POSIX_FADV_NORMAL, POSIX_FADV_SEQUENTIAL, POSIX_FADV_RANDOM,
+			      POSIX_FADV_WILLNEED};
+static const int madvice[] = {MADV_NORMAL, MADV_SEQUENTIAL, MADV_RANDOM, MADV_WILLNEED};
+
+/* One action line the replay acts on. */
+struct op {
+	uint64_t offset, length;
+	int file;
+	unsigned int line;
+	enum iolog_action action;
+};
+
+/* A file of the log, on the guest's mount. */
+struct rfile {
+	char *path;
+	off_t size;
+	int fd; /* -1: not open */
+	unsigned char *map;
+	uint64_t opens;
+};
+
+struct replay {
+	const char *log_path;
+	struct iolog log;
+	struct op *ops;
+	size_t nr_ops, cap_ops;
+	uint64_t max_read;
+	struct rfile *files;
+	enum access access;
+	enum advice advice;
+	bool keep;
+	unsigned char *buf;
+	long page;
+	uint64_t reads, bytes, pages_touched, kept_opens;
+	unsigned long touch_sum; /* what the touches read, so that they are not optimised away */
+};
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("lrrun: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: lrrun LOG [access=read|mmap] "
+		"[advice=normal|sequential|random|willneed] [files=close|keep] [mnt=DIR]\n");
+	exit(2);
+}
+
+/* The index of @val in @names, or a usage error naming @key. */
+static int choice(const char *key, const char *val, const char *const *names)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(val, names[i]))
+			return i;
+	fprintf(stderr, "lrrun: %s=%s: not one of", key, val);
+	for (int i = 0; names[i]; i++)
+		fprintf(stderr, " %s", names[i]);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static int store_op(void *ctx, struct iolog *log, const struct iolog_op *op)
+{
+	struct replay *r = ctx;
+
+	(void)log;
+	/* only these act; the rest is skipped as bench replay skips it */
+	if (op->action != IOLOG_OPEN && op->action != IOLOG_CLOSE && op->action != IOLOG_READ)
+		return 0;
+	if (r->nr_ops == r->cap_ops) {
+		r->cap_ops = r->cap_ops ? 2 * r->cap_ops : 4096;
+		r->ops = realloc(r->ops, r->cap_ops * sizeof(*r->ops));
+		if (!r->ops)
+			die("%s: no memory for %zu actions", r->log_path, r->cap_ops);
+	}
+	r->ops[r->nr_ops++] = (struct op){
+		.offset = op->offset,
+		.length = op->length,
+		.file = op->file,
+		.line = op->line,
+		.action = op->action,
+	};
+	if (op->action == IOLOG_READ && op->length > r->max_read)
+		r->max_read = op->length;
+	return 0;
+}
+
+static void load_log(struct replay *r)
+{
+	size_t len = 0, cap = 1 << 16;
+	char *text = malloc(cap);
+	struct iolog_file *files;
+	uint32_t *hash;
+	unsigned int n;
+	FILE *f;
+
+	f = fopen(r->log_path, "rb");
+	if (!f || !text)
+		die("%s: %s", r->log_path, strerror(errno));
+	for (;;) {
+		len += fread(text + len, 1, cap - len, f);
+		if (len < cap)
+			break;
+		cap *= 2;
+		text = realloc(text, cap);
+		if (!text)
+			die("%s: no memory to read it", r->log_path);
+	}
+	if (ferror(f))
+		die("%s: %s", r->log_path, strerror(errno));
+	fclose(f);
+	n = iolog_max_files(len);
+	files = calloc(n, sizeof(*files));
+	hash = calloc(iolog_hash_slots(n), sizeof(*hash));
+	if (!files || !hash)
+		die("%s: no memory for its file table", r->log_path);
+	iolog_init(&r->log, files, n, hash, iolog_hash_slots(n));
+	if (iolog_parse(&r->log, text, len, store_op, r))
+		die("%s: %s", r->log_path, r->log.err);
+	/* the file names point into @text, which stays for the run */
+}
+
+/* Every component of @name a plain one, as bench replay requires (nothing outside the dir). */
+static bool plain_name(const char *name, unsigned int len)
+{
+	unsigned int i = name[0] == '/';
+
+	if (i == len)
+		return false;
+	while (i <= len) {
+		unsigned int j = i;
+
+		while (j < len && name[j] != '/')
+			j++;
+		if (j == i || (j - i == 1 && name[i] == '.') ||
+		    (j - i == 2 && name[i] == '.' && name[i + 1] == '.'))
+			return false;
+		i = j + 1;
+	}
+	return true;
+}
+
+static void resolve_files(struct replay *r, const char *mnt)
+{
+	r->files = calloc(r->log.nr_files ? r->log.nr_files : 1, sizeof(*r->files));
+	if (!r->files)
+		die("no memory for %u files", r->log.nr_files);
+	for (unsigned int i = 0; i < r->log.nr_files; i++) {
+		const struct iolog_file *lf = &r->log.files[i];
+		struct rfile *rf = &r->files[i];
+		unsigned int skip;
+		struct stat st;
+
+		rf->fd = -1;
+		if (!lf->opens)
+			continue;
+		if (!plain_name(lf->name, lf->len))
+			die("%s: line %u: %.*s is not a plain path (an empty, '.' or '..' "
+			    "component)",
+			    r->log_path, lf->add_line, (int)lf->len, lf->name);
+		skip = lf->name[0] == '/';
+		if (asprintf(&rf->path, "%s/replay/files/%.*s", mnt, (int)(lf->len - skip),
+			     lf->name + skip) < 0)
+			die("no memory for file names");
+		if (stat(rf->path, &st))
+			die("%s: line %u: %s: %s (tools/mkbench --iolog builds the image)",
+			    r->log_path, lf->add_line, rf->path, strerror(errno));
+		if (!S_ISREG(st.st_mode))
+			die("%s: line %u: %s is not a regular file", r->log_path, lf->add_line,
+			    rf->path);
+		rf->size = st.st_size;
+		if (lf->reads && lf->max_offset > (uint64_t)st.st_size)
+			die("%s: line %u: a read at offset %llu of %s, past its end (%lld bytes)",
+			    r->log_path, lf->max_offset_line, (unsigned long long)lf->max_offset,
+			    rf->path, (long long)st.st_size);
+	}
+}
+
+static void open_file(struct replay *r, struct rfile *rf, const struct op *o)
+{
+	int err;
+
+	if (rf->fd >= 0) {
+		/* files=keep: the first open stays (without keep the parser refuses this) */
+		r->kept_opens++;
+		return;
+	}
+	rf->fd = open(rf->path, O_RDONLY);
+	if (rf->fd < 0)
+		die("%s: line %u: open %s: %s", r->log_path, o->line, rf->path, strerror(errno));
+	rf->opens++;
+	if (r->advice != ADVICE_NONE) {
+		err = posix_fadvise(rf->fd, 0, 0, fadvice[r->advice]);
+		if (err)
+			die("%s: line %u: posix_fadvise(%s, %s): %s", r->log_path, o->line,
+			    rf->path, advice_names[r->advice], strerror(err));
+	}
+	if (r->access != ACCESS_MMAP || !rf->size)
+		return; /* an empty file has nothing to map, and no read of it touches a page */
+	rf->map = mmap(NULL, (size_t)rf->size, PROT_READ, MAP_SHARED, rf->fd, 0);
+	if (rf->map == MAP_FAILED)
+		die("%s: line %u: mmap %s (%lld bytes): %s", r->log_path, o->line, rf->path,
+		    (long long)rf->size, strerror(errno));
+	if (r->advice != ADVICE_NONE && madvise(rf->map, (size_t)rf->size, madvice[r->advice]))
+		die("%s: line %u: madvise(%s, %s): %s", r->log_path, o->line, rf->path,
+		    advice_names[r->advice], strerror(errno));
+}
+
+static void close_file(struct replay *r, struct rfile *rf, unsigned int line)
+{
+	if (rf->map && munmap(rf->map, (size_t)rf->size))
+		die("%s: line %u: munmap %s: %s", r->log_path, line, rf->path, strerror(errno));
+	rf->map = NULL;
+	if (close(rf->fd))
+		die("%s: line %u: close %s: %s", r->log_path, line, rf->path, strerror(errno));
+	rf->fd = -1;
+}
+
+static void read_file(struct replay *r, struct rfile *rf, const struct op *o)
+{
+	uint64_t expect = 0;
+	ssize_t n;
+
+	if (o->offset < (uint64_t)rf->size)
+		expect = min_t(uint64_t, o->length, (uint64_t)rf->size - o->offset);
+	r->reads++;
+	if (r->access == ACCESS_MMAP) {
+		uint64_t pos = o->offset, end = o->offset + expect;
+
+		/* the byte at the offset, then the first byte of each later page */
+		while (pos < end) {
+			r->touch_sum += *(volatile unsigned char *)(rf->map + pos);
+			r->pages_touched++;
+			pos = (pos / (uint64_t)r->page + 1) * (uint64_t)r->page;
+		}
+		r->bytes += expect;
+		return;
+	}
+	/*
+	 * One pread() of the whole length, as bench replay's: a regular file's read returns it
+	 * all but at the end of the file, and anything else is the kernel's doing to report.
+	 */
+	n = pread(rf->fd, r->buf, (size_t)o->length, (off_t)o->offset);
+	if (n < 0)
+		die("%s: line %u: a read of %llu bytes at %llu of %s: %s", r->log_path, o->line,
+		    (unsigned long long)o->length, (unsigned long long)o->offset, rf->path,
+		    strerror(errno));
+	if ((uint64_t)n != expect)
+		die("%s: line %u: a read of %llu bytes at %llu of %s returned %lld, not %llu",
+		    r->log_path, o->line, (unsigned long long)o->length,
+		    (unsigned long long)o->offset, rf->path, (long long)n,
+		    (unsigned long long)expect);
+	r->bytes += (uint64_t)n;
+}
+
+static void replay(struct replay *r)
+{
+	for (size_t i = 0; i < r->nr_ops; i++) {
+		const struct op *o = &r->ops[i];
+		struct rfile *rf = &r->files[o->file];
+
+		switch (o->action) {
+		case IOLOG_OPEN:
+			open_file(r, rf, o);
+			break;
+		case IOLOG_CLOSE:
+			if (!r->keep)
+				close_file(r, rf, o->line);
+			break;
+		case IOLOG_READ:
+			read_file(r, rf, o);
+			break;
+		default:
+			break;
+		}
+	}
+	for (unsigned int i = 0; i < r->log.nr_files; i++)
+		if (r->files[i].fd >= 0)
+			close_file(r, &r->files[i], r->log.lines);
+}
+
+int main(int argc, char **argv)
+{
+	struct replay r = {.access = ACCESS_READ, .advice = ADVICE_NONE};
+	const char *mnt = "/mnt";
+	struct timespec t0, t1;
+	uint64_t opens = 0;
+
+	if (argc < 2 || argv[1][0] == '-')
+		usage();
+	r.log_path = argv[1];
+	for (int i = 2; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+
+		if (!eq)
+			usage();
+		*eq = '\0';
+		if (!strcmp(argv[i], "access"))
+			r.access = (enum access)choice("access", eq + 1, access_names);
+		else if (!strcmp(argv[i], "advice"))
+			r.advice = (enum advice)choice("advice", eq + 1, advice_names);
+		else if (!strcmp(argv[i], "files"))
+			r.keep = choice("files", eq + 1, files_names) == 1;
+		else if (!strcmp(argv[i], "mnt") && eq[1])
+			mnt = eq + 1;
+		else
+			usage();
+	}
+	r.page = sysconf(_SC_PAGESIZE);
+	load_log(&r);
+	resolve_files(&r, mnt);
+	if (r.access == ACCESS_READ) {
+		r.buf = malloc(r.max_read ? (size_t)r.max_read : 1);
+		if (!r.buf)
+			die("no memory for a read of %llu bytes", (unsigned long long)r.max_read);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	replay(&r);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	for (unsigned int i = 0; i < r.log.nr_files; i++)
+		opens += r.files[i].opens;
+	printf("lrrun: %s: %llu reads, %llu bytes, %llu opens (%llu kept), %llu pages touched; "
+	       "access=%s advice=%s files=%s; %.3f s\n",
+	       r.log_path, (unsigned long long)r.reads, (unsigned long long)r.bytes,
+	       (unsigned long long)opens, (unsigned long long)r.kept_opens,
+	       (unsigned long long)r.pages_touched, access_names[r.access],
+	       r.advice == ADVICE_NONE ? "none" : advice_names[r.advice], files_names[r.keep],
+	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	return 0;
+}
