@@ -49,12 +49,14 @@ FUZZ_ra_MAX_LEN := 606
 # The harness (tests/common/test_ra_harness.c) builds without libFuzzer's coverage,
 # sanitizers kept: its loops fill and check every word read, which says nothing of
 # the code under test, and their traced comparisons took 60% of the fuzzer's time.
+# At -O2, where those two loops vectorize (UBSan left out of just them, ASan kept):
+# at -O1 they still took 30%.
 comma := ,
 $(BUILD)/host/fuzz/test_ra_harness.o: tests/common/test_ra_harness.c \
 		$(wildcard tests/common/test_ra_harness.h mm/*.h drivers/*.h kernel/*.h fs/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CLANG   $@"
-	@$(CLANG) $(subst -fsanitize=fuzzer$(comma),-fsanitize=,$(FUZZ_CFLAGS)) -c -o $@ $<
+	@$(CLANG) $(subst -fsanitize=fuzzer$(comma),-fsanitize=,$(FUZZ_CFLAGS)) -O2 -c -o $@ $<
 $(BUILD)/host/fuzz_ra: $(wildcard mm/*.[ch] drivers/*.[ch] kernel/*.[ch] fs/*.[ch] \
 		tests/host/fuzz_ra.c) $(BUILD)/host/fuzz/test_ra_harness.o
 	@mkdir -p $(dir $@)
