@@ -6,8 +6,10 @@
 #   make bench      the seeds' benchmark suite (4 GiB file, mem=2G): results/seeds-DATE/
 #   make bench-image SUITE=NAME   only build build/img/bench-NAME.img
 #   make test       host unit tests + QEMU tests; ends with "N passed, N failed"
-#   make fuzz       run the ext2, command-line, readahead and fio iolog fuzzers, FUZZ_SECONDS
-#                   each (default 60; make -j2 fuzz runs two side by side)
+#   make fuzz       run the five fuzzers (ext2, cmdline, iolog, diskmodel, ra), FUZZ_SECONDS
+#                   each (default 60; make -j2 fuzz runs two side by side); make fuzz-NAME one
+#   make fuzz-merge fold what the runs found into the committed corpora, tests/fuzz/NAME/
+#   make fuzz-table the table of every recorded run (tests/fuzz/runs.tsv)
 #   make format     clang-format every C file
 #
 # CROSS=x86_64-elf- uses a cross toolchain instead of the host gcc.
@@ -46,6 +48,9 @@ KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(KSRCS))
 
 HOST_SRCS :=
 HOST_TESTS :=
+# Fragments name their libFuzzer targets (build/host/fuzz_NAME) here, see "fuzzing" below.
+FUZZERS :=
+FUZZ_SECONDS ?= 60
 # Fragments may add rules; `make` alone still means `make all`.
 .DEFAULT_GOAL := all
 include $(wildcard */host.mk)
@@ -132,8 +137,6 @@ run: all $(BUILD)/host/patgen $(DEPS_STAMP)
 test: all iso host-tests $(DEPS_STAMP)
 	@tools/run-tests
 
-fuzz: fuzz-ext2 fuzz-cmdline
-
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')
 
@@ -143,7 +146,7 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps iso host-tests run test format clean distclean fuzz
+.PHONY: all deps iso host-tests run test format clean distclean
 -include $(KOBJS:.o=.d) $(HOST_OBJS:.o=.d) $(wildcard $(BUILD)/host/tests/*/*.d)
 
 # --- benchmarks -------------------------------------------------------------------------
@@ -172,6 +175,45 @@ $(BUILD)/mbshim.elf: tests/qemu/mbshim.c tests/qemu/mbshim.ld
 	@$(CC) -m32 -std=gnu11 -O2 $(WARN) -ffreestanding -fno-pic -fno-pie -fno-stack-protector \
 		-nostdlib -static -no-pie -Wl,-T,tests/qemu/mbshim.ld -Wl,--build-id=none -Wl,--no-warn-rwx-segments \
 		-o $@ tests/qemu/mbshim.c
+
+# --- fuzzing ------------------------------------------------------------------------------
+
+# Each fuzzer NAME in FUZZERS comes with its fragment's rule for build/host/fuzz_NAME and
+#   FUZZ_NAME_MAX_LEN  the longest input it takes
+#   FUZZ_NAME_ARGS     libFuzzer options (a dictionary) and seed directories, read-only
+#   FUZZ_NAME_DEPS     what those need built first
+# Every run starts from the committed corpus tests/fuzz/NAME/ and the working one,
+# build/fuzz-NAME/corpus (tools/fuzz-run: its log in build/fuzz-NAME/logs/, a row in the
+# ledger tests/fuzz/runs.tsv); make test's short runs (tests/host/fuzz-lib.sh) the same.
+# fuzz-merge minimizes both corpora into tests/fuzz/NAME/ (tools/fuzz-merge): files of
+# at most FUZZ_FILE_MAX bytes, FUZZ_BUDGET_KB KiB a fuzzer (ext2's inputs are images).
+# FUZZ_TIMEOUT: seconds an input may take, wall-clock (libFuzzer's -timeout); a long run
+# under nice 19 on a busy machine wants more than 10 (tools/fuzz-run re-runs each timeout).
+FUZZ_TIMEOUT ?= 10
+FUZZ_FILE_MAX ?= 65536
+FUZZ_BUDGET_KB ?= 512
+FUZZ_ext2_BUDGET_KB ?= 2048
+define fuzz_rules
+fuzz-build-$(1): $(BUILD)/host/fuzz_$(1) $(FUZZ_$(1)_DEPS)
+fuzz-$(1): fuzz-build-$(1)
+	@tools/fuzz-run $(1) $(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -max_len=$(FUZZ_$(1)_MAX_LEN) \
+		$(FUZZ_$(1)_ARGS)
+fuzz-merge-$(1): fuzz-build-$(1)
+	@tools/fuzz-merge --max-file $(FUZZ_FILE_MAX) \
+		--budget-kb $(or $(FUZZ_$(1)_BUDGET_KB),$(FUZZ_BUDGET_KB)) \
+		$(1) -max_len=$(FUZZ_$(1)_MAX_LEN) $(FUZZ_$(1)_ARGS)
+# what tests/host/fuzz-lib.sh runs the fuzzer with
+fuzz-args-$(1):
+	@echo -max_len=$(FUZZ_$(1)_MAX_LEN) $(FUZZ_$(1)_ARGS)
+.PHONY: fuzz-build-$(1) fuzz-$(1) fuzz-merge-$(1) fuzz-args-$(1)
+endef
+$(foreach f,$(FUZZERS),$(eval $(call fuzz_rules,$(f))))
+
+fuzz: $(addprefix fuzz-,$(FUZZERS))
+fuzz-merge: $(addprefix fuzz-merge-,$(FUZZERS))
+fuzz-table:
+	@tools/fuzz-table
+.PHONY: fuzz fuzz-merge fuzz-table
 
 # tools/linux-ref's replayer, run inside a Linux guest: static, for an initramfs with no libc
 $(BUILD)/host/lrrun: tools/lrrun.c bench/iolog.c bench/iolog.h kernel/types.h

@@ -1,26 +1,21 @@
 # The fio iolog parser behind `bench replay` (bench/iolog.c) builds on the host.
 #   build/host/test_iolog   its suite (tests/host/test_iolog.c)
-#   build/host/fuzz_iolog   libFuzzer harness (clang): `make fuzz` runs it beside fuzz_ext2,
+#   build/host/fuzz_iolog   libFuzzer harness (clang): make fuzz-iolog FUZZ_SECONDS=N,
 #                           tests/host/fuzz_iolog.t briefly in `make test`
 HOST_SRCS += bench/iolog.c
 HOST_TESTS += iolog
 iolog_SRCS := tests/host/test_iolog.c
 
-FUZZ_SECONDS ?= 60
+FUZZERS += iolog
+FUZZ_iolog_MAX_LEN := 65536
+# seeds: the shipped traces; the dictionary: the grammar's words
+FUZZ_iolog_ARGS := -dict=tests/fuzz/iolog.dict tests/replay
 FUZZ_IOLOG_CFLAGS := -std=gnu11 -g -O1 -DHOST_BUILD -I. -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 $(BUILD)/host/fuzz_iolog: tests/host/fuzz_iolog.c bench/iolog.c bench/iolog.h kernel/types.h
 	@mkdir -p $(dir $@)
 	@echo "  CLANG   $@"
 	@$(CLANG) $(FUZZ_IOLOG_CFLAGS) -o $@ tests/host/fuzz_iolog.c bench/iolog.c
-# the seed corpus: the shipped traces (tests/replay/) and what earlier runs found
-fuzz-iolog: $(BUILD)/host/fuzz_iolog
-	@mkdir -p $(BUILD)/fuzz-iolog/corpus $(BUILD)/fuzz-iolog/crashes
-	$(BUILD)/host/fuzz_iolog -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
-		-rss_limit_mb=2048 -print_final_stats=1 -dict=tests/host/iolog.dict \
-		-artifact_prefix=$(BUILD)/fuzz-iolog/crashes/ $(BUILD)/fuzz-iolog/corpus tests/replay
-fuzz: fuzz-iolog
-.PHONY: fuzz-iolog
 
 # tools/mkbench --iolog sizes a log's files with the kernel's parser
 $(BUILD)/host/iologinfo: tools/iologinfo.c bench/iolog.c bench/iolog.h kernel/types.h

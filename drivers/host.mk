@@ -10,7 +10,21 @@ HOST_SRCS += drivers/diskmodel.c drivers/diskmodel-geom.c drivers/diskmodel-para
 HOST_TESTS += diskmodel
 diskmodel_SRCS := tests/common/test_diskmodel.c tests/host/test_diskmodel_params.c \
 	tests/host/fuzz_diskmodel.c
-#   build/host/fuzz_diskmodel   libFuzzer on parameter files (clang): make fuzz runs it too
+#   build/host/fuzz_diskmodel   libFuzzer on parameter files (clang): make fuzz-diskmodel
+#                               FUZZ_SECONDS=N, its seeds in tests/fuzz/diskmodel/
+FUZZERS += diskmodel
+FUZZ_diskmodel_MAX_LEN := 8192
+FUZZ_diskmodel_ARGS := -dict=$(BUILD)/fuzz/diskmodel.dict
+FUZZ_diskmodel_DEPS := $(BUILD)/fuzz/diskmodel.dict
+# the dictionary: every key and unit of the parser's own table (dm_keys[])
+$(BUILD)/fuzz/diskmodel.dict: drivers/diskmodel-params.c
+	@mkdir -p $(dir $@)
+	@echo "  DICT    $@"
+	@{ echo '# the keys and units of drivers/diskmodel-params.c'"'"'s dm_keys[] (drivers/host.mk)'; \
+	   sed -n 's/^\t{"\([a-z0-9_]*\)", "\([^"]*\)",.*/"\1"\n"\2"/p' $< | sort -u; \
+	   printf '"%s"\n' name desc '\x0a' '\x09' '\x0d' '\x23'; } >$@.tmp
+	@[ "$$(grep -c . $@.tmp)" -gt 30 ] || { echo "$@: dm_keys[] not found in $<"; exit 1; }
+	@mv $@.tmp $@
 # (= : mm/host.mk, read after this fragment, defines MM_CORE_SRCS)
 DM_FUZZ_SRCS = tests/host/fuzz_diskmodel.c tests/host/runtime.c kernel/ktest.c \
 	drivers/diskmodel.c drivers/diskmodel-geom.c drivers/diskmodel-params.c $(MM_CORE_SRCS)
@@ -22,14 +36,6 @@ $(BUILD)/host/fuzz_diskmodel: $(wildcard drivers/diskmodel*.[ch] mm/*.[ch] kerne
 	@mkdir -p $(dir $@)
 	@echo "  CLANG   $@"
 	@$(CLANG) $(DM_FUZZ_CFLAGS) -o $@ $(DM_FUZZ_SRCS) -lm
-fuzz-diskmodel: $(BUILD)/host/fuzz_diskmodel
-	@mkdir -p $(BUILD)/fuzz-diskmodel/corpus $(BUILD)/fuzz-diskmodel/crashes
-	$(BUILD)/host/fuzz_diskmodel -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
-		-rss_limit_mb=2048 -print_final_stats=1 \
-		-artifact_prefix=$(BUILD)/fuzz-diskmodel/crashes/ $(BUILD)/fuzz-diskmodel/corpus \
-		tests/host/diskmodel-corpus
-fuzz: fuzz-diskmodel
-.PHONY: fuzz-diskmodel
 #   build/host/dm_response      the model's response times for 4 KiB random reads, one line
 #                               each (tools/diskmodel-figure plots them)
 $(BUILD)/host/dm_response: $(BUILD)/host/tests/host/dm_response.o \

@@ -19,7 +19,12 @@ host-tests: ext2-images
 .PHONY: ext2-images
 
 # The fuzzer: clang builds the whole host code base once more with libFuzzer.
-FUZZ_SECONDS ?= 60
+# Its seeds: the tiny images of tools/mkimage (build/img/fuzz/), a dictionary of
+# the on-disk format's magic numbers and feature bits.
+FUZZERS += ext2
+FUZZ_ext2_MAX_LEN := 262144
+FUZZ_ext2_ARGS := -dict=tests/fuzz/ext2.dict $(BUILD)/img/fuzz
+FUZZ_ext2_DEPS := ext2-images
 FUZZ_SRCS = tests/host/fuzz_ext2.c tests/host/test_ext2_disk.c tests/host/runtime.c \
 	$(sort $(HOST_SRCS))
 # runtime.c's main() gives way to libFuzzer's; warnings are gcc's business
@@ -30,9 +35,3 @@ $(BUILD)/host/fuzz_ext2: $(wildcard fs/*.[ch] mm/*.[ch] drivers/*.[ch] kernel/*.
 	@mkdir -p $(dir $@)
 	@echo "  CLANG   $@"
 	@$(CLANG) $(FUZZ_CFLAGS) -o $@ $(FUZZ_SRCS) -lm
-fuzz-ext2: $(BUILD)/host/fuzz_ext2 ext2-images
-	@mkdir -p $(BUILD)/fuzz-ext2/corpus $(BUILD)/fuzz-ext2/crashes
-	$(BUILD)/host/fuzz_ext2 -max_total_time=$(FUZZ_SECONDS) -max_len=262144 -timeout=10 \
-		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz-ext2/crashes/ \
-		$(BUILD)/fuzz-ext2/corpus $(BUILD)/img/fuzz
-.PHONY: fuzz-ext2

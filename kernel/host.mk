@@ -8,6 +8,10 @@ kernel_SRCS := tests/common/test_kv.c tests/common/test_result.c tests/common/te
 # splitting (kernel/kv.c, kernel/cmdline.c) against the kernel's own tables of
 # keys, read from the built image by tools/kernel-keys with a dictionary of them.
 #   build/host/fuzz_cmdline   libFuzzer harness (clang): make fuzz-cmdline FUZZ_SECONDS=N
+FUZZERS += cmdline
+FUZZ_cmdline_MAX_LEN := 4096
+FUZZ_cmdline_ARGS := -dict=$(BUILD)/fuzz/cmdline.dict $(BUILD)/fuzz/cmdline-seeds
+FUZZ_cmdline_DEPS := $(BUILD)/fuzz/cmdline.dict $(BUILD)/fuzz/cmdline-seeds.stamp
 CMDLINE_FUZZ_CFLAGS := -std=gnu11 -g -O1 -DHOST_BUILD -I. -fno-omit-frame-pointer $(WARN) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 CMDLINE_FUZZ_SRCS := tests/host/fuzz_cmdline.c kernel/kv.c kernel/cmdline.c \
@@ -28,10 +32,3 @@ $(BUILD)/fuzz/cmdline-seeds.stamp: boot/grub.cfg tests/host/fuzz_cmdline.seeds
 		awk '{ f = sprintf("$(BUILD)/fuzz/cmdline-seeds/seed%02d", NR); \
 		       printf "%s", $$0 > f; close(f) }'
 	@touch $@
-fuzz-cmdline: $(BUILD)/host/fuzz_cmdline $(BUILD)/fuzz/cmdline.dict $(BUILD)/fuzz/cmdline-seeds.stamp
-	@mkdir -p $(BUILD)/fuzz-cmdline/corpus $(BUILD)/fuzz-cmdline/crashes
-	$(BUILD)/host/fuzz_cmdline -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
-		-rss_limit_mb=2048 -dict=$(BUILD)/fuzz/cmdline.dict -print_final_stats=1 \
-		-artifact_prefix=$(BUILD)/fuzz-cmdline/crashes/ $(BUILD)/fuzz-cmdline/corpus \
-		$(BUILD)/fuzz/cmdline-seeds
-.PHONY: fuzz-cmdline

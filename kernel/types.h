@@ -63,6 +63,16 @@ typedef uint64_t phys_addr_t;
 #ifndef __printf
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #endif
+/*
+ * No libFuzzer coverage (clang -fsanitize=fuzzer) in a checker that the
+ * fuzzers call after every operation: its comparisons say nothing of the
+ * code under test, and cost more than it. Sanitizers stay.
+ */
+#if defined(__clang__)
+#define __no_coverage	__attribute__((no_sanitize("coverage")))
+#else
+#define __no_coverage
+#endif
 
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))

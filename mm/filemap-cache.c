@@ -359,6 +359,31 @@ struct page *read_cache_page(struct address_space *mapping, pgoff_t index, struc
 	return page;
 }
 
+/*
+ * For checkers (tests/host/fuzz_ra.c, after every operation), no part of
+ * what they check: no coverage.
+ */
+__no_coverage long page_cache_walk(struct address_space *mapping,
+				   void (*fn)(void *arg, struct page *page), void *arg)
+{
+	unsigned int bits = mapping->hash_bits;
+	unsigned long b;
+	long n = 0;
+
+	for (b = 0; b < (1UL << bits); b++) {
+		struct page *page = mapping->hash[b >> CHUNK_SHIFT][b & (CHUNK_BUCKETS - 1)];
+
+		for (; page; page = page->cache_next) {
+			/* hash_of(), not bucket(): that one is not inlined, and has coverage */
+			if (page->mapping != mapping || hash_of(page->index, bits) != b)
+				return -EBADMSG;
+			fn(arg, page);
+			n++;
+		}
+	}
+	return n;
+}
+
 /* Evict @page if nobody but the cache uses it; true if it went. */
 static bool invalidate_page(struct page *page)
 {

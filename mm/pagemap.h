@@ -91,6 +91,16 @@ static inline void page_cache_release(struct page *page) { put_page(page); }
 pgoff_t page_cache_next_miss(struct address_space *mapping, pgoff_t index, unsigned long max_scan);
 pgoff_t page_cache_prev_miss(struct address_space *mapping, pgoff_t index, unsigned long max_scan);
 
+/*
+ * Call @fn(@arg, page) for every page of @mapping, in no particular order,
+ * taking no reference: for checkers, one pass over the index instead of a
+ * lookup per page index. Returns how many pages it visited, or -EBADMSG
+ * (stopping there) at a page no lookup would find: in another index's
+ * chain, or of another mapping.
+ */
+long page_cache_walk(struct address_space *mapping, void (*fn)(void *arg, struct page *page),
+		     void *arg);
+
 /* Page lock (mm/page-lock.c). */
 void lock_page(struct page *page);
 static inline bool trylock_page(struct page *page) { return !TestSetPageLocked(page); }

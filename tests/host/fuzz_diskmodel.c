@@ -9,7 +9,7 @@
  * Built two ways:
  *  - with -DDM_LIBFUZZER and clang -fsanitize=fuzzer,address,undefined:
  *    build/host/fuzz_diskmodel, run by `make fuzz` (and briefly by `make
- *    test`, tests/host/fuzz_diskmodel.t) on tests/host/diskmodel-corpus/;
+ *    test`, tests/host/fuzz_diskmodel.t) on tests/fuzz/diskmodel/;
  *  - into build/host/test_diskmodel, where the suite diskmodel_fuzz_corpus
  *    runs the corpus and a fixed set of seeded corruptions of it.
  */
@@ -127,8 +127,8 @@ static size_t load(const char *path, uint8_t *buf, size_t len)
 
 static void test_dm_fuzz_corpus(struct ktest *t)
 {
-	static const char *const files[] = {"tests/host/diskmodel-corpus/t7k250.params",
-					    "tests/host/diskmodel-corpus/tabled.params"};
+	static const char *const files[] = {"tests/fuzz/diskmodel/t7k250.params",
+					    "tests/fuzz/diskmodel/tabled.params"};
 	static uint8_t buf[65536], mut[65536];
 	unsigned int built = 0, refused = 0;
 	uint64_t x = 42;
