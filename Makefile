@@ -11,6 +11,8 @@
 #   make format     clang-format every C file
 #
 # CROSS=x86_64-elf- uses a cross toolchain instead of the host gcc.
+# EXTRA_KSRCS=FILE... builds these sources into the kernel too (tests/qemu/algo-file.t:
+# an algorithm file from outside mm/, with BUILD= a folder of its own).
 
 CROSS ?=
 CC := $(CROSS)gcc
@@ -39,7 +41,7 @@ HOST_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 # Every directory contributes sources; fragments (*/host.mk) list what also
 # builds on the host and the host test programs.
 KSRCS := $(wildcard boot/*.S boot/*.c kernel/*.c mm/*.c drivers/*.c fs/*.c bench/*.c \
-	tests/kernel/*.c tests/common/*.c)
+	tests/kernel/*.c tests/common/*.c) $(EXTRA_KSRCS)
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(KSRCS))
 
 HOST_SRCS :=

@@ -11,6 +11,8 @@
  * line and one RESULT line whose keys scripts depend on:
  *	cmd workload test ra secs mbps kbps disk_reads avg_req_kb stall_secs
  *	clock disk cold verified harness_secs
+ * stall_frac is the readers' stall over their time: stall_secs (summed over
+ * the phase's reader threads, b->readers) / (secs x readers).
  * The framework's own work per read (latency histogram, pattern check,
  * progress lines) is the harness, not the workload: under the virtual
  * clock it runs with the clock stopped (bench_harness_begin()).
@@ -142,8 +144,8 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		b->ra_pages_given = true;
 	}
 	b->ra_async = vals[n + 2].present ? vals[n + 2].u : true;
-	if (!b->ra_async && !(b->ra->flags & RA_ALGO_LOOKAHEAD)) {
-		pr_err("bench %s: ra_async=0 turns off a look-ahead mark; ra=%s has none\n",
+	if (!b->ra_async && !(b->ra->flags & RA_ALGO_MARKS)) {
+		pr_err("bench %s: ra_async=0 turns off the look-ahead marks; ra=%s sets none\n",
 		       b->w->name, b->ra->name);
 		return -EINVAL;
 	}
@@ -364,7 +366,14 @@ static uint64_t lat_percentile(const struct bench_lat *l, double pct)
 
 enum { CHECK_OTHER, CHECK_ZERO, CHECK_PATTERN };
 
-static void check_data(struct bench *b, struct file *f, const void *buf, size_t n, loff_t pos)
+/*
+ * check_data() and account_read() are inlined wherever they are called, as
+ * they were in after_read() when it was their one caller: a second caller
+ * (bench_pread_through()) must not change how bench_read() compiles, whose
+ * instructions outside the harness are its time under the virtual clock.
+ */
+static __always_inline void check_data(struct bench *b, struct file *f, const void *buf, size_t n,
+				       loff_t pos)
 {
 	/*
 	 * The name decides the check: look at it once per file, not once per read.
@@ -431,7 +440,7 @@ void bench_harness_end(struct bench *b, struct bench_harness *h)
 	ktime_hold_end(&h->hold);
 }
 
-static void account_read(struct bench *b, uint64_t ns, ssize_t n)
+static __always_inline void account_read(struct bench *b, uint64_t ns, ssize_t n)
 {
 	b->lat.count++;
 	b->lat.buckets[lat_bucket(ns)]++;
@@ -450,8 +459,12 @@ static void account_read(struct bench *b, uint64_t ns, ssize_t n)
 	}
 }
 
-/* After a read call of @ns that returned @n: the harness's part, with the clock stopped. */
-static void after_read(struct bench *b, struct file *f, const void *buf, ssize_t n, loff_t pos,
+/*
+ * After a read call of @ns that returned @n: the harness's part, with the
+ * clock stopped. Inlined into each caller, as it was with two of them: a
+ * third (bench_touch()) must not turn it into a call in bench_read().
+ */
+static __always_inline void after_read(struct bench *b, struct file *f, const void *buf, ssize_t n, loff_t pos,
 		       uint64_t ns)
 {
 	struct bench_harness h;
@@ -490,6 +503,65 @@ uint64_t bench_touch(struct bench *b, struct file *f, uintptr_t va, loff_t pos)
 
 	after_read(b, f, &word, sizeof(word), pos & ~7LL, ktime_ns() - t0);
 	return word;
+}
+
+/* A read through an actor: where each piece goes, and what is yet to be checked. */
+struct read_through {
+	struct bench *b;
+	struct file *f;
+	char *buf;
+	size_t buf_len, fill;
+	loff_t pos; /* the file offset of buf[0] */
+};
+
+/* The buffer is full or the read over: check what it holds, as the harness. */
+static void through_flush(struct read_through *rt)
+{
+	struct bench_harness h;
+
+	if (!rt->fill)
+		return;
+	bench_harness_begin(rt->b, &h);
+	check_data(rt->b, rt->f, rt->buf, rt->fill, rt->pos);
+	bench_harness_end(rt->b, &h);
+	rt->pos += (loff_t)rt->fill;
+	rt->fill = 0;
+}
+
+/* The read path's actor: copy each piece into the buffer, as a read copies to the program's. */
+static void through_piece(void *ctx, const void *data, size_t len)
+{
+	struct read_through *rt = ctx;
+
+	while (len) {
+		size_t n = min(len, rt->buf_len - rt->fill);
+
+		memcpy(rt->buf + rt->fill, data, n);
+		rt->fill += n;
+		data = (const char *)data + n;
+		len -= n;
+		if (rt->fill == rt->buf_len)
+			through_flush(rt);
+	}
+}
+
+ssize_t bench_pread_through(struct bench *b, struct file *f, void *buf, size_t buf_len, size_t len,
+			    loff_t pos)
+{
+	struct read_through rt = {.b = b, .f = f, .buf = buf, .buf_len = buf_len, .pos = pos};
+	uint64_t harness0 = b->harness_ns, t0 = ktime_ns(), ns;
+	struct bench_harness h;
+	ssize_t n;
+
+	n = vfs_pread_actor(f, len, pos, through_piece, &rt);
+	/* the checks made as the buffer filled are the harness's (real clock: harness_ns) */
+	ns = ktime_ns() - t0 - (b->harness_ns - harness0);
+	bench_harness_begin(b, &h);
+	account_read(b, ns, n);
+	bench_harness_end(b, &h);
+	if (n > 0)
+		through_flush(&rt);
+	return n;
 }
 
 /* --- phases ---------------------------------------------------------------------------- */
@@ -664,7 +736,12 @@ int bench_phase_end(struct bench *b)
 	b->secs = secs;
 	b->disk_reads = reads;
 	b->mbps = (double)b->bytes / 1e6 / secs;
-	b->stall_frac = (double)ra.stall_ns / (double)ns;
+	/*
+	 * The file's stall counter adds up every reader's: with N readers it
+	 * reaches N times the run. A fraction of the readers' time, so that it
+	 * stays within [0, 1] (one reader: of the run).
+	 */
+	b->stall_frac = (double)ra.stall_ns / ((double)ns * (double)max(b->readers, 1U));
 	lead = ra_lead_median_bucket(&ra);
 	if (lead < 0)
 		snprintf(leadbuf, sizeof(leadbuf), "no page used");
@@ -715,12 +792,11 @@ int bench_phase_end(struct bench *b)
 	result_u64(&r, "disk_reads", reads);
 	result_double(&r, "avg_req_kb", reads ? (double)sectors / 2.0 / (double)reads : 0.0, 1);
 	ra_result_counters(&r, &ra);
-	result_u64(&r, "ra_seq_first",
-		   ra.calls[RA_CASE_SEQ_FIRST] + ra.calls[RA_CASE_LEGACY_FIRST]);
-	result_u64(&r, "ra_seq_next", ra.calls[RA_CASE_SEQ_NEXT] + ra.calls[RA_CASE_LEGACY_AHEAD]);
-	result_u64(&r, "ra_random", ra.calls[RA_CASE_RANDOM] + ra.calls[RA_CASE_LEGACY_RANDOM]);
+	result_u64(&r, "ra_seq_first", ra_calls_of_kind(&ra, RA_KIND_FIRST));
+	result_u64(&r, "ra_seq_next", ra_calls_of_kind(&ra, RA_KIND_NEXT));
+	result_u64(&r, "ra_random", ra_calls_of_kind(&ra, RA_KIND_RANDOM));
 	result_double(&r, "stall_secs", (double)ra.stall_ns / 1e9, 6);
-	result_double(&r, "stall_frac", (double)ra.stall_ns / (double)ns, 4);
+	result_double(&r, "stall_frac", b->stall_frac, 4);
 	result_double(&r, "ra_decide_secs", (double)ra.decide_ns / 1e9, 6);
 	if (b->bdev && b->bdev->dmodel) {
 		result_u64(&r, "dm_commands", m1[0] - b->model0[0]);
@@ -761,6 +837,7 @@ int bench_phase_end(struct bench *b)
 		bench_suite_record(b, bench_suite_column());
 	b->ra_collect = false;
 	b->pass = NULL;
+	b->readers = 0; /* the next phase's workload says its own */
 	bench_harness_end(b, &h);
 	return b->errors || b->bad_bytes ? -EIO : 0;
 }

@@ -112,7 +112,8 @@ struct bench {
 	char extra[1024];    /* extra keys a workload adds with bench_result_*(), as JSON */
 	size_t extra_len;
 	/* what the phase measured, for suites */
-	double secs, mbps, stall_frac;
+	double secs, mbps;
+	double stall_frac;   /* stall_secs / (secs x readers): within [0, 1] */
 	uint64_t disk_reads; /* 0: the phase never touched the disk (served from the cache) */
 	int errors;
 	/* the workload's threads wait here for its first phase (bench_thread_start) */
@@ -120,6 +121,13 @@ struct bench {
 	int gate_state;	     /* 0: closed, 1: the phase began, -1: the workload gave up */
 	int open_err;	     /* why the last bench_open() failed */
 	unsigned int phases; /* begun so far in this run */
+	/*
+	 * The phase's reader threads, set by the workload before it begins (0:
+	 * this thread alone). Last, in what was the struct's padding: a larger
+	 * struct bench would take its zeroing longer before every phase, which
+	 * moves the phases' start against the modelled disk under the virtual clock.
+	 */
+	unsigned int readers;
 };
 
 /* A parameter's value (KV_UINT, KV_SIZE, KV_BOOL, KV_ENUM index). */
@@ -174,6 +182,15 @@ ssize_t bench_pread(struct bench *b, struct file *f, void *buf, size_t len, loff
  * checked like a read of the 8-byte word holding the byte; returns it.
  */
 uint64_t bench_touch(struct bench *b, struct file *f, uintptr_t va, loff_t pos);
+/*
+ * pread(2) of @len bytes at @pos, larger than the @buf_len bytes of @buf:
+ * one request as the kernel sees it (one call into the read path with the
+ * whole length: readahead's req_size is all of it), its data copied into
+ * @buf a piece at a time and checked each time @buf fills. Timed and
+ * counted as one read call.
+ */
+ssize_t bench_pread_through(struct bench *b, struct file *f, void *buf, size_t buf_len, size_t len,
+			    loff_t pos);
 /* The size of the open file. */
 loff_t bench_size(struct file *f);
 /*

@@ -151,7 +151,7 @@ static struct dp_disk *dp_alloc(struct block_device *bdev)
 		if (!s->pages || !s->bio)
 			goto fail;
 		for (unsigned int p = 0; p < s->nr_pages; p++)
-			if (!(s->pages[p] = alloc_page()))
+			if (!(s->pages[p] = page_cache_alloc(NULL)))
 				goto fail;
 	}
 	return d;

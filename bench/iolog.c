@@ -14,7 +14,6 @@ const char *const iolog_action_names[IOLOG_NR_ACTIONS] = {
 	[IOLOG_ADD] = "add",	       [IOLOG_OPEN] = "open",	[IOLOG_CLOSE] = "close",
 	[IOLOG_READ] = "read",	       [IOLOG_WRITE] = "write", [IOLOG_SYNC] = "sync",
 	[IOLOG_DATASYNC] = "datasync", [IOLOG_TRIM] = "trim",	[IOLOG_WAIT] = "wait",
-	[IOLOG_UNKNOWN] = "unknown",
 };
 
 static const char ver2[] = "fio version 2 iolog";
@@ -62,6 +61,21 @@ static int vfail(struct iolog *log, unsigned int line, const char *fmt, va_list 
 		n = snprintf(log->err, sizeof(log->err), "line %u: ", line);
 	vsnprintf(log->err + n, sizeof(log->err) - (size_t)n, fmt, ap);
 	return -EINVAL;
+}
+
+/* An error at line @line. */
+static int vfail_line(struct iolog *log, unsigned int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int vfail_line(struct iolog *log, unsigned int line, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = vfail(log, line, fmt, ap);
+	va_end(ap);
+	return err;
 }
 
 /* An error at the line being read. */
@@ -258,9 +272,19 @@ static int action_line(struct iolog *log, struct token *tok, int n, iolog_op_fn 
 	if (tok[base].len > IOLOG_NAME_MAX)
 		return fail(log, "a file name longer than %d bytes", IOLOG_NAME_MAX);
 	op.action = action_of(&tok[base + 1]);
+	/*
+	 * fio prints "bad iolog file action" and skips such a line. We refuse it:
+	 * a misspelt action ("raed") would silently drop a read the application
+	 * made, and the replay would measure another program than the one traced.
+	 */
+	if (op.action == IOLOG_UNKNOWN)
+		return fail(log,
+			    "unknown action '%s' (one of add, open, close, read, write, "
+			    "sync, datasync, trim%s)",
+			    show(buf, &tok[base + 1]), base ? "" : ", wait");
 	if (op.action <= IOLOG_CLOSE && io_form)
 		return fail(log, "%s takes no OFFSET LENGTH", iolog_action_names[op.action]);
-	if (op.action > IOLOG_CLOSE && op.action < IOLOG_UNKNOWN && !io_form)
+	if (op.action > IOLOG_CLOSE && !io_form)
 		return fail(log, "%s needs OFFSET LENGTH", iolog_action_names[op.action]);
 	if (io_form) {
 		err = number(log, &tok[base + 2], "offset", UINT64_MAX, &op.offset);
@@ -397,4 +421,17 @@ uint64_t iolog_duration_us(const struct iolog *log)
 	if (log->version == 3)
 		return log->have_ts ? log->last_ts - log->first_ts : 0;
 	return log->wait_us;
+}
+
+int iolog_replay_check(struct iolog *log, const struct iolog_op *op, bool recorded)
+{
+	uint64_t pause_us = iolog_pause_us(op);
+
+	if (recorded && pause_us > IOLOG_REPLAY_MAX_PAUSE_US)
+		return vfail_line(
+			log, op->line,
+			"a pause of %llu s; timing=recorded keeps pauses of up to an hour "
+			"(timing=asap drops them)",
+			(unsigned long long)(pause_us / 1000000));
+	return 0;
 }

@@ -18,8 +18,8 @@
  * of fields, a number that is not one, a read of a file never added or
  * not open, a file added or opened twice, a timestamp going backwards, a
  * wait in version 3. A log without its version line, an empty log and a
- * log with no reads are errors too. Actions the parser does not know are
- * counted and passed on as IOLOG_UNKNOWN, as fio skips them.
+ * log with no reads are errors too, and so is an action the parser does
+ * not know (fio skips it: here a misspelt "raed" would drop a read).
  *
  *	struct iolog log;
  *	unsigned int n = iolog_max_files(len);
@@ -48,8 +48,8 @@ enum iolog_action {
 	IOLOG_DATASYNC,
 	IOLOG_TRIM,
 	IOLOG_WAIT,
-	IOLOG_UNKNOWN,
-	IOLOG_NR_ACTIONS
+	IOLOG_NR_ACTIONS,
+	IOLOG_UNKNOWN = IOLOG_NR_ACTIONS /* action_of()'s answer for a word it does not know */
 };
 
 extern const char *const iolog_action_names[IOLOG_NR_ACTIONS];
@@ -69,7 +69,7 @@ struct iolog_file {
 struct iolog_op {
 	enum iolog_action action;
 	unsigned int line;
-	int file;		 /* index in log->files; -1 for wait and unknown actions */
+	int file;		 /* index in log->files; -1 for wait */
 	uint64_t offset, length; /* wait: offset is the microseconds to wait */
 	uint64_t ts_us;		 /* version 3: the line's timestamp; 0 in version 2 */
 	uint64_t gap_us;	 /* version 3: since the previous action line's timestamp */
@@ -110,5 +110,32 @@ void iolog_init(struct iolog *log, struct iolog_file *files, unsigned int max_fi
 int iolog_parse(struct iolog *log, const char *text, size_t len, iolog_op_fn fn, void *ctx);
 /* The trace's own duration in microseconds: version 3's last - first timestamp, or the waits. */
 uint64_t iolog_duration_us(const struct iolog *log);
+
+/*
+ * What `bench replay` can replay of a log the parser takes, in one place
+ * for the kernel (bench/replay.c) and tools/mkbench (build/host/iologinfo),
+ * which refuses before any boot what the replay would refuse after it.
+ * Any read length the grammar allows replays (one request, whatever its
+ * size). The log is read whole into one kmalloc (4 MiB at most), and
+ * timing=recorded keeps pauses of up to an hour: a longer one in a trace
+ * is a mistake or a clock that jumped.
+ */
+#define IOLOG_REPLAY_LOG_MAX	  (4U << 20)
+#define IOLOG_REPLAY_MAX_PAUSE_US (3600ULL * 1000000)
+#define IOLOG_REPLAY_NAME_MAX	  48  /* a log's file name in /replay/logs, NUL included */
+#define IOLOG_REPLAY_LOGS_MAX	  256 /* logs the replay suite takes from one folder */
+
+/* The pause timing=recorded keeps before @op: a wait's time, or the gap since the last line. */
+static inline uint64_t iolog_pause_us(const struct iolog_op *op)
+{
+	return op->action == IOLOG_WAIT ? op->offset : op->gap_us;
+}
+
+/*
+ * Whether the replay can replay @op (an iolog_parse() callback's op) with
+ * timing=recorded (@recorded) or asap: 0, or -EINVAL with log->err naming
+ * the line and why.
+ */
+int iolog_replay_check(struct iolog *log, const struct iolog_op *op, bool recorded);
 
 #endif

@@ -148,6 +148,7 @@ static int oltp_run(struct bench *b)
 		goto out;
 	}
 	snprintf(name, sizeof(name), "t%llu", (unsigned long long)nthreads);
+	b->readers = (unsigned int)nthreads; /* their stall adds up (stall_frac) */
 	bench_phase_begin(b, name, o.f, 0);
 	for (uint64_t i = 0; i < nthreads; i++) {
 		thread_join(th[i].t);

@@ -10,14 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/iolog.h"
 #include "bench/replay.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
 #include "mm/mm.h"
 
-#define MAX_LOGS  256
+#define MAX_LOGS  IOLOG_REPLAY_LOGS_MAX /* tools/mkbench --iolog refuses more */
 #define MAX_ALGOS 16
-#define LOG_NAME  48
+#define LOG_NAME  IOLOG_REPLAY_NAME_MAX /* and longer names */
 
 struct suite_row {
 	char log[LOG_NAME];
@@ -36,7 +37,7 @@ void bench_replay_note(const struct bench *b, const struct bench_sample *s)
 		return;
 	cur_row->ran = true;
 	cur_row->secs = b->secs;
-	cur_row->stall_secs = b->stall_frac * b->secs;
+	cur_row->stall_secs = b->stall_frac * b->secs; /* one reader: stall_frac is of the run */
 	cur_row->disk_reads = s->disk_reads;
 	cur_row->disk_sectors = s->disk_sectors;
 	cur_row->verified = b->verify && b->bytes && b->checked_bytes == b->bytes &&

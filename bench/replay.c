@@ -12,10 +12,14 @@
  * error naming the line, and nothing is replayed. Then, in one phase, the
  * log's lines in order: each open is an open of its own (its own
  * readahead state, as the application had it), each read a pread() of the
- * log's offset and length, each close a close. files=keep opens each file
+ * log's offset and length, each close a close. A read of any length is
+ * one request, as the application's was: one larger than the replay's
+ * 4 MiB buffer (the largest kmalloc) goes through the read path whole and
+ * its data through the buffer (bench_pread_through()). files=keep opens each file
  * once and keeps it to the end, so the log's closes and reopens do not
- * reset its readahead state. Writes, syncs, trims and actions the parser
- * does not know are counted and skipped (the file system is read-only).
+ * reset its readahead state. Writes, syncs and trims are counted and
+ * skipped (the file system is read-only); an action the parser does not
+ * know stops the log at its line, as any other malformed line.
  *
  * timing=recorded keeps the log's pauses as the reader's think time
  * (compute, on the run's clock), as fio replays them: a version 3 line is
@@ -24,8 +28,10 @@
  * after the previous wait ended (fio's HOWTO: "relative to the previous
  * wait"). A reader whose reads took longer than the pause does not wait,
  * and does not catch up either (late_lines counts those). So the replay
- * takes at least the trace's own duration (trace_secs). timing=asap
- * drops the pauses.
+ * takes at least the trace's own duration (trace_secs), and the time it
+ * waited (waited_secs) is the log's pauses less what the reads before
+ * them took: not the log's own, it depends on how fast the reads were,
+ * and so on the algorithm. timing=asap drops the pauses.
  *
  * The phase reports the usual figures over all files, what was skipped,
  * and then one line per file (RESULT "bench-file"): opens, reads, bytes,
@@ -44,11 +50,11 @@
 #include "mm/filemap.h"
 #include "mm/mm.h"
 
-#define REPLAY_LOG_MAX	    ((loff_t)KMALLOC_MAX_SIZE) /* the log is read whole into one buffer */
-#define REPLAY_READ_MAX	    KMALLOC_MAX_SIZE	       /* one read's buffer */
-#define FILES_DIR	    "/replay/files"
-/* timing=recorded: a longer pause in a trace is a mistake (or a clock that jumped) */
-#define REPLAY_MAX_PAUSE_US (3600ULL * 1000000)
+/* the log is read whole into one buffer; the reads' buffer (larger reads pass through it) */
+#define REPLAY_LOG_MAX ((loff_t)IOLOG_REPLAY_LOG_MAX)
+#define REPLAY_BUF_MAX KMALLOC_MAX_SIZE
+#define FILES_DIR      "/replay/files"
+_Static_assert(IOLOG_REPLAY_LOG_MAX <= KMALLOC_MAX_SIZE, "the log is one kmalloc");
 
 static const char *const timing_names[] = {"asap", "recorded", NULL};
 static const char *const files_names[] = {"close", "keep", NULL};
@@ -104,33 +110,22 @@ struct replay {
 	uint32_t max_read;
 	struct rfile *files;
 	void *buf;
+	size_t buf_len;
 	bool recorded, keep, mmap;
 	/* what the phase did */
-	uint64_t think_ns, late, short_reads, kept_opens;
+	uint64_t waited_ns, late, short_reads, kept_opens;
 	uint32_t stopped_line;
 	char why[160]; /* what stopped it */
 };
 
 static int store_op(void *ctx, struct iolog *log, const struct iolog_op *op)
 {
-	uint64_t pause_us = op->action == IOLOG_WAIT ? op->offset : op->gap_us;
 	struct replay *r = ctx;
 	struct rop *o;
+	int err = iolog_replay_check(log, op, r->recorded);
 
-	if (op->action == IOLOG_READ && op->length > REPLAY_READ_MAX) {
-		snprintf(log->err, sizeof(log->err),
-			 "line %u: a read of %llu bytes; the replay reads at most %lu at a time",
-			 op->line, (unsigned long long)op->length, (unsigned long)REPLAY_READ_MAX);
-		return -EINVAL;
-	}
-	if (r->recorded && pause_us > REPLAY_MAX_PAUSE_US) {
-		snprintf(
-			log->err, sizeof(log->err),
-			"line %u: a pause of %llu s; timing=recorded keeps pauses of up to an hour "
-			"(timing=asap drops them)",
-			op->line, (unsigned long long)(pause_us / 1000000));
-		return -EINVAL;
-	}
+	if (err)
+		return err;
 	if (!r->tail || r->tail->n == ROP_CHUNK) {
 		struct rop_chunk *c = kmalloc(sizeof(*c));
 
@@ -155,7 +150,7 @@ static int store_op(void *ctx, struct iolog *log, const struct iolog_op *op)
 	o->line = op->line;
 	o->action = (uint8_t)op->action;
 	/* asap ignores them; recorded took only pauses of up to an hour */
-	o->pause_ns = min_t(uint64_t, pause_us, REPLAY_MAX_PAUSE_US) * 1000;
+	o->pause_ns = min_t(uint64_t, iolog_pause_us(op), IOLOG_REPLAY_MAX_PAUSE_US) * 1000;
 	if (op->action == IOLOG_READ)
 		r->max_read = max(r->max_read, (uint32_t)op->length);
 	r->nr_ops++;
@@ -310,7 +305,7 @@ static void pause_before(struct replay *r, const struct rop *o, uint64_t *anchor
 	due = *anchor + o->pause_ns;
 	if (due > now) {
 		bench_think(due - now);
-		r->think_ns += ktime_ns() - now;
+		r->waited_ns += ktime_ns() - now;
 	} else if (o->pause_ns) {
 		r->late++;
 	}
@@ -386,8 +381,18 @@ static int replay_one(struct replay *r, const struct rop *o)
 		expect = o->offset >= (uint64_t)rf->size
 				 ? 0
 				 : min_t(uint64_t, o->length, (uint64_t)rf->size - o->offset);
-		n = r->mmap ? touch_pages(r, rf, o->offset, expect)
-			    : bench_pread(r->b, rf->f, r->buf, o->length, (loff_t)o->offset);
+		/*
+		 * One read request whatever its length, as the application made it:
+		 * one larger than the buffer passes through it, checked as it fills;
+		 * access=mmap touches the pages of a mapping instead.
+		 */
+		if (r->mmap)
+			n = touch_pages(r, rf, o->offset, expect);
+		else if (o->length <= r->buf_len)
+			n = bench_pread(r->b, rf->f, r->buf, o->length, (loff_t)o->offset);
+		else
+			n = bench_pread_through(r->b, rf->f, r->buf, r->buf_len, o->length,
+						(loff_t)o->offset);
 		rf->reads++;
 		if (n > 0)
 			rf->bytes += (uint64_t)n;
@@ -482,7 +487,8 @@ static int run_phase(struct replay *r)
 
 	for (unsigned int i = 0; i < r->log.nr_files; i++)
 		total += r->lfiles[i].read_bytes;
-	r->buf = bench_buffer(b, max_t(size_t, r->max_read, PAGE_SIZE));
+	r->buf_len = clamp((size_t)r->max_read, (size_t)PAGE_SIZE, (size_t)REPLAY_BUF_MAX);
+	r->buf = bench_buffer(b, r->buf_len);
 	if (!r->buf)
 		return -ENOMEM;
 	bench_phase_begin(b, name ? name + 1 : r->log_path, NULL, total);
@@ -524,10 +530,9 @@ static int run_phase(struct replay *r)
 	bench_result_u64(b, "skipped_syncs",
 			 r->log.count[IOLOG_SYNC] + r->log.count[IOLOG_DATASYNC]);
 	bench_result_u64(b, "skipped_trims", r->log.count[IOLOG_TRIM]);
-	bench_result_u64(b, "skipped_unknown", r->log.count[IOLOG_UNKNOWN]);
 	bench_result_u64(b, "waits", r->log.count[IOLOG_WAIT]);
 	bench_result_double(b, "trace_secs", (double)iolog_duration_us(&r->log) / 1e6, 6);
-	bench_result_double(b, "think_secs", (double)r->think_ns / 1e9, 6);
+	bench_result_double(b, "waited_secs", (double)r->waited_ns / 1e9, 6);
 	bench_result_u64(b, "late_lines", r->late);
 	if (bench_phase_end(b))
 		err = err ? err : -EIO;
@@ -560,13 +565,12 @@ static int replay_run(struct bench *b)
 	if (err)
 		goto out;
 	printf("bench replay: %s: fio iolog version %d, %u lines, %llu reads of %u files; "
-	       "skipped: %llu writes, %llu syncs, %llu trims, %llu unknown; %s timing, files %s\n",
+	       "skipped: %llu writes, %llu syncs, %llu trims; %s timing, files %s\n",
 	       r->log_path, r->log.version, r->log.lines,
 	       (unsigned long long)r->log.count[IOLOG_READ], r->log.nr_files,
 	       (unsigned long long)r->log.count[IOLOG_WRITE],
 	       (unsigned long long)(r->log.count[IOLOG_SYNC] + r->log.count[IOLOG_DATASYNC]),
-	       (unsigned long long)r->log.count[IOLOG_TRIM],
-	       (unsigned long long)r->log.count[IOLOG_UNKNOWN], timing_names[r->recorded],
+	       (unsigned long long)r->log.count[IOLOG_TRIM], timing_names[r->recorded],
 	       files_names[r->keep]);
 	err = run_phase(r);
 out:

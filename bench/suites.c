@@ -150,6 +150,8 @@ static const struct bench_suite suites[] = {
 
 /* The baseline lines' (ra=off) own slot in a row, after the algorithms' columns. */
 #define BASELINE_COL MAX_RA
+/* the baseline lines' algorithm, as the suites' lines name it (ra=off) */
+#define BASELINE_NAME "off"
 
 struct row {
 	char label[48];
@@ -253,7 +255,7 @@ static void print_cached(const struct row *r, const struct ra_algorithm *const *
 	printf("  (cached, no disk reads:");
 	for (int c = 0; c < nra; c++)
 		if (r->have[c] && r->cached[c])
-			printf(" %s", ra[c]->title);
+			printf(" %s", ra[c]->name);
 	printf(")");
 }
 
@@ -274,9 +276,9 @@ static void print_header(const struct ra_algorithm *const *ra, int nra, const ch
 	printf("%*s", wide ? 42 : 36, "");
 	for (int c = 0; c < nra; c++) {
 		if (wide || !c)
-			printf(wide ? " %14s" : " %11s", ra[c]->title);
+			printf(wide ? " %14s" : " %11s", ra[c]->name);
 		else
-			printf(" %11s%8s", ra[c]->title, word);
+			printf(" %11s%8s", ra[c]->name, word);
 	}
 	if (wide && nra > 1)
 		printf("%10s", word);
@@ -313,14 +315,25 @@ static void print_table(const struct bench_suite *suite, const struct ra_algorit
 	bool wide = nra <= 2;
 	const char *word = NULL;
 
-	if (wide)
+	if (nra == 1)
+		printf("\nbench suite %s: %s's column (tools/bench-report joins one boot's to "
+		       "another's)\n", suite->name, ra[0]->name);
+	else if (wide)
 		printf("\nbench suite %s: the seeds' table (%s over %s)\n", suite->name,
-		       ra[nra - 1]->title, ra[0]->title);
+		       ra[nra - 1]->name, ra[0]->name);
 	else
 		printf("\nbench suite %s: one column per algorithm, each with its change against "
-		       "%s\n", suite->name, ra[0]->title);
+		       "%s\n", suite->name, ra[0]->name);
 	if (suite->note)
 		printf("bench suite %s: %s\n", suite->name, suite->note);
+	for (int i = 0; i < nr_rows; i++) {
+		if (!strcmp(rows[i].unit, "KB/s")) {
+			printf("bench suite %s: KB/s is KiB (1024 bytes) per second, as "
+			       "iozone's\n",
+			       suite->name);
+			break;
+		}
+	}
 	for (int i = 0; i < nr_rows; i++) {
 		struct row *r = &rows[i];
 		int decimals = !strcmp(r->unit, "KB/s") ? 2 : 4;
@@ -405,8 +418,8 @@ static int run_line(const char *line, const struct ra_algorithm *ra, const char 
 		pr_err("bench suite %s: bad line '%s'\n", suite, line);
 		return -EINVAL;
 	}
-	if (col != BASELINE_COL && strstr(line, "ra_async=0") && !(ra->flags & RA_ALGO_LOOKAHEAD))
-		return 0; /* on-demand's look-ahead switched off: no column for the others */
+	if (col != BASELINE_COL && strstr(line, "ra_async=0") && !(ra->flags & RA_ALGO_MARKS))
+		return 0; /* look-ahead marks switched off: nothing to switch off without them */
 	if (!w->warm && bench_cold_start())
 		return -EIO;
 	printf("bench: suite %s: %s\n", suite, shown);
@@ -428,13 +441,7 @@ static int parse_ra_list(const char *ra_list, const struct ra_algorithm **ra)
 	int nra = 0;
 
 	if (!strcmp(ra_list, "all")) {
-		ra[nra++] = &ra_algo_legacy;
-		ra[nra++] = &ra_algo_ondemand;
-		for (unsigned int i = 0; (algo = ra_algo_at(i)) && nra < MAX_RA; i++)
-			if (algo != &ra_algo_legacy && algo != &ra_algo_ondemand &&
-			    !(algo->flags & RA_ALGO_NO_WINDOW))
-				ra[nra++] = algo;
-		return nra;
+		return (int)ra_algo_all(ra, MAX_RA);
 	}
 	if (strlen(ra_list) >= sizeof(list)) {
 		pr_err("bench: ra=%s: too long\n", ra_list);
@@ -507,13 +514,13 @@ static int run_suite(const char *name, const char *ra_list, int baseline)
 			if (rows[i].have[c])
 				result_double(&r, ra[c]->name, rows[i].v[c], 4);
 		if (rows[i].have[BASELINE_COL])
-			result_double(&r, ra_algo_off.name, rows[i].v[BASELINE_COL], 4);
+			result_double(&r, BASELINE_NAME, rows[i].v[BASELINE_COL], 4);
 		cached[0] = '\0';
 		for (int c = 0, n = 0; c <= BASELINE_COL; c++)
 			if (rows[i].have[c] && rows[i].cached[c])
 				n += snprintf(cached + n, sizeof(cached) - (size_t)n, "%s%s",
 					      n ? "," : "",
-					      c == BASELINE_COL ? ra_algo_off.name : ra[c]->name);
+					      c == BASELINE_COL ? BASELINE_NAME : ra[c]->name);
 		if (cached[0])
 			result_str(&r, "cached", cached);
 		result_end(&r);

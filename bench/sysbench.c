@@ -107,6 +107,7 @@ static int sysbench_run(struct bench *b)
 	}
 	snprintf(name, sizeof(name), "%s-t%llu", mode_names[bench_u(b, "mode")],
 		 (unsigned long long)nthreads);
+	b->readers = (unsigned int)nthreads; /* their stall adds up (stall_frac) */
 	bench_phase_begin(b, name, s.f, s.requests * s.bs);
 	for (uint64_t i = 0; i < nthreads; i++) {
 		thread_join(th[i].t);

@@ -155,10 +155,10 @@ static void trace_sample(struct bench *b, struct trace_state *ts, unsigned int s
 	trace_print_events(ts);
 	ra_stats_sub(&d, &now, &ts->prev);
 	cases[0] = 0;
-	for (int c = 0; c < RA_NR_CASES; c++) {
+	for (unsigned int c = 0; c < ra_case_count(); c++) {
 		if (d.calls[c] && len < sizeof(cases))
 			len += (size_t)snprintf(cases + len, sizeof(cases) - len, "%s%s:%lu",
-						len ? "," : "", ra_case_name((enum ra_case)c),
+						len ? "," : "", ra_case_name(c),
 						d.calls[c]);
 	}
 	printf("RESULT {\"cmd\":\"bench-trace\",\"workload\":\"thrash\",\"ra\":\"%s\","
@@ -415,6 +415,7 @@ static int thrash_run(struct bench *b)
 		ts.events = ra_trace_total();
 		ra_trace_watch = &ts.watch;
 	}
+	b->readers = (unsigned int)nstreams; /* their stall adds up (stall_frac) */
 	bench_harness_end(b, &hold);
 	/*
 	 * The readers go once the phase begins, but run only when this thread
@@ -489,6 +490,9 @@ static int thrash_run(struct bench *b)
 	stop = true;
 	bench_harness_begin(b, &hold);
 	ra_trace_watch = NULL;
+	/* the pacing, for the plots' titles: said in this hold, where it costs no time */
+	bench_result_u64(b, "interval_ms", bench_u(b, "interval"));
+	bench_result_u64(b, "rate", bench_u(b, "rate"));
 	bench_harness_end(b, &hold);
 	/* the readers' files close inside the phase: their counters add up into it */
 	for (unsigned int i = 0; i < nstreams; i++) {

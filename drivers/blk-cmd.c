@@ -3,6 +3,8 @@
  *
  *	lsblk                         the disks, with their IDENTIFY data
  *	diskstats [disk=N] [reset=1]  /proc/diskstats-style counters and request sizes
+ *	blockdev disk=N [ra_kb=N]     a disk's readahead window, elevator and congestion
+ *	                              thresholds (as blockdev --setra)
  *	rawread disk=N bs=KiB qd=N pattern=seq|rand count=N|mb=N [offset_mb=N] [seed=N]
  *	        [crc=0] [lat=1]       read the raw device with qd bios in flight
  *	blkcheck disk=N [mode=read|write] [mb=N]
@@ -409,10 +411,23 @@ static void io_free(struct io_engine *e)
 	e->slots = NULL;
 }
 
+/* Frames in descending order: no page followed by the frame after it. */
+static int pfn_descending(const void *a, const void *b)
+{
+	unsigned long x = page_to_pfn(*(struct page *const *)a);
+	unsigned long y = page_to_pfn(*(struct page *const *)b);
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
 /*
  * @qd slots of @max_bytes each (plus @max_off bytes of leading offset).
- * With @scatter the pages of a slot are used in the reverse order of
- * allocation, so no two neighbours are physically contiguous.
+ * The pages come from the page cache's pool (page_cache_alloc(): the
+ * kernel's heap is a small fixed window, and a raw read's buffers are what
+ * RAM holds besides the cache, evicting it if need be). With @scatter the
+ * pages of a slot are in descending frame order, so no two neighbours are
+ * physically contiguous (the driver's scatter-gather list gets one entry
+ * a page).
  */
 static int io_setup(struct io_engine *e, struct block_device *bdev, unsigned int qd,
 		    uint32_t max_bytes, uint32_t max_off, bool scatter)
@@ -436,12 +451,14 @@ static int io_setup(struct io_engine *e, struct block_device *bdev, unsigned int
 		if (!s->pages || !s->bio)
 			return -ENOMEM;
 		for (unsigned int p = 0; p < nr_pages; p++) {
-			struct page *pg = alloc_page();
+			struct page *pg = page_cache_alloc(NULL);
 
 			if (!pg)
 				return -ENOMEM;
-			s->pages[scatter ? nr_pages - 1 - p : p] = pg;
+			s->pages[p] = pg;
 		}
+		if (scatter)
+			qsort(s->pages, nr_pages, sizeof(*s->pages), pfn_descending);
 	}
 	return 0;
 }
@@ -920,20 +937,32 @@ static int run_phase(struct check_ctx *c, struct io_engine *e, const char *phase
 	return 0;
 }
 
-/* Phase plans: every I/O stays inside [0, limit) sectors. */
-#define CHECK_MAX_BYTES (3u << 19) /* above the default max_sectors: exercises splitting */
+/*
+ * Phase plans: every I/O stays inside [0, limit) sectors. The largest size
+ * is 512 KiB above the queue's largest request, so the block layer splits
+ * it (set per run: blkcheck_max_bytes()).
+ */
+static uint32_t check_max_bytes;
 
-/* plan_sizes reaches sector 4095 + 4 * 2048 + CHECK_MAX_BYTES / 512 */
-#define CHECK_MIN_SECTORS (8 * 2048)
+static uint32_t blkcheck_max_bytes(const struct block_device *bdev)
+{
+	return bdev->queue->max_sectors * SECTOR_SIZE + (512u << 10);
+}
+
+/* plan_sizes reaches sector 4095 + 4 * 2048 + check_max_bytes / 512: whole MiB */
+static sector_t check_min_sectors(uint32_t max_bytes)
+{
+	return ALIGN_UP(4095 + 4 * 2048 + max_bytes / 512, 2048);
+}
 
 static sector_t plan_sizes(uint64_t i, uint64_t *state, sector_t limit, uint32_t *bytes,
 			   uint32_t *off)
 {
 	static const uint32_t sizes[] = {512,	 1024,	  1536,		  4096,
 					 4608,	 8192,	  65536,	  131072 - 512,
-					 262144, 1048576, 1048576 + 3584, CHECK_MAX_BYTES};
+					 262144, 1048576, 1048576 + 3584, 0 /* the largest */};
 	static const uint32_t starts[] = {0, 1, 3, 7, 8, 15, 4095};
-	uint32_t b = sizes[i % ARRAY_SIZE(sizes)];
+	uint32_t b = sizes[i % ARRAY_SIZE(sizes)] ?: check_max_bytes;
 	sector_t s = starts[(i / ARRAY_SIZE(sizes)) % ARRAY_SIZE(starts)] + 2048 * (i % 5);
 
 	(void)state;
@@ -1015,14 +1044,15 @@ static int cmd_blkcheck(int argc, char **argv)
 		}
 		limit = v[2].u * 2048;
 	}
-	if (limit < CHECK_MIN_SECTORS) {
-		pr_err("blkcheck: %s: the region must hold at least %u MiB\n", bdev->name,
-		       CHECK_MIN_SECTORS / 2048);
+	check_max_bytes = blkcheck_max_bytes(bdev);
+	if (limit < check_min_sectors(check_max_bytes)) {
+		pr_err("blkcheck: %s: the region must hold at least %llu MiB\n", bdev->name,
+		       (unsigned long long)(check_min_sectors(check_max_bytes) / 2048));
 		return -EINVAL;
 	}
 	c.bdev = bdev;
-	if (io_setup(&e, bdev, 32, CHECK_MAX_BYTES, PAGE_SIZE, true)) {
-		pr_err("blkcheck: out of memory for 32 x %u KiB buffers\n", CHECK_MAX_BYTES / 1024);
+	if (io_setup(&e, bdev, 32, check_max_bytes, PAGE_SIZE, true)) {
+		pr_err("blkcheck: out of memory for 32 x %u KiB buffers\n", check_max_bytes / 1024);
 		io_drain(&e);
 		io_free(&e);
 		return -ENOMEM;

@@ -33,6 +33,7 @@
 
 #include "kernel/list.h"
 #include "kernel/sched.h"
+#include "mm/backing-dev.h"
 #include "mm/pagemap.h"
 
 struct disk_model;
@@ -66,22 +67,6 @@ struct bio {
 	 */
 	sector_t bi_error_sector;
 };
-
-struct backing_dev_info {
-	unsigned long ra_pages; /* default maximum readahead, in pages */
-	unsigned long io_pages; /* largest request the device takes (max_sectors_kb), pages */
-	/* ra_pages was chosen (ra_kb= at boot, blockdev ra_kb=): no algorithm's own default */
-	bool ra_pages_set;
-	bool rotational;	/* a spinning disk (IDENTIFY word 217 is not 1) */
-	/* Set by the block layer: true while the request queue is full. */
-	bool (*congested_fn)(struct backing_dev_info *bdi);
-	void *congested_data;
-};
-
-static inline bool bdi_read_congested(struct backing_dev_info *bdi)
-{
-	return bdi && bdi->congested_fn && bdi->congested_fn(bdi);
-}
 
 /* Per-disk statistics, as the fields of Linux's /proc/diskstats. */
 struct disk_stats {

@@ -52,11 +52,6 @@ uint64_t dm_zone_start(const struct disk_model *m, int z)
 	return m->zones[z].first_lba;
 }
 
-uint32_t dm_zone_spt(const struct disk_model *m, int z)
-{
-	return m->zones[z].spt;
-}
-
 uint64_t dm_track_of(const struct disk_model *m, uint64_t lba, uint32_t *sector)
 {
 	const struct dm_zone *z = dm_zone_of(m, lba);

@@ -166,6 +166,5 @@ uint64_t dm_zone_start(const struct disk_model *m, int z);
 /* Sustained media rate of zone @z in bytes/s (head and cylinder switches included). */
 double dm_zone_rate(const struct disk_model *m, int z);
 /* Sectors per track of zone @z. */
-uint32_t dm_zone_spt(const struct disk_model *m, int z);
 
 #endif

@@ -274,15 +274,6 @@ int pci_enable_msi(struct pci_dev *d, int vector)
 	return 0;
 }
 
-void pci_disable_msi(struct pci_dev *d)
-{
-	uint8_t cap = pci_find_capability(d, PCI_CAP_ID_MSI);
-
-	if (cap)
-		pci_write16(d, cap + PCI_MSI_FLAGS,
-			    pci_read16(d, cap + PCI_MSI_FLAGS) & ~PCI_MSI_FLAGS_ENABLE);
-}
-
 static int cmd_lspci(int argc, char **argv)
 {
 	struct result r;

@@ -75,7 +75,6 @@ void pci_enable(struct pci_dev *d, uint16_t bits);
 uint8_t pci_find_capability(struct pci_dev *d, uint8_t id);
 /* Program and enable MSI with one message to @vector; INTx is disabled. */
 int pci_enable_msi(struct pci_dev *d, int vector);
-void pci_disable_msi(struct pci_dev *d);
 /* "bus:dev.fn" for messages. */
 const char *pci_name(const struct pci_dev *d, char *buf, size_t len);
 

@@ -4,13 +4,9 @@
  *	ls [PATH]		entries: name, inode, type, size (symlinks: target)
  *	cksum [PATH]		size and crc32 of every regular file below PATH
  *	stat PATH		one inode (a symlink itself, not its target)
- *	cat PATH [bs=SIZE] [ra=ondemand|legacy|off] [ra_kb=N]
- *				read the whole file sequentially, bs bytes per
- *				read; bytes, time, MB/s, crc32 and the disk's
- *				request count and average size while it ran
  *
- * drop_caches is drivers/blk-cold.c's. MB/s are 10^6 bytes per second, as
- * rawread prints them.
+ * cat and the other file reads are bench/filecmds.c's, drop_caches is
+ * drivers/blk-cold.c's.
  */
 #include <stdio.h>
 #include <string.h>

@@ -116,6 +116,20 @@ ssize_t vfs_pread(struct file *filp, void *buf, size_t count, loff_t pos)
 	return do_generic_mapping_read(filp, buf, count, &pos);
 }
 
+ssize_t vfs_pread_actor(struct file *filp, size_t count, loff_t pos,
+			void (*actor)(void *ctx, const void *data, size_t len), void *ctx)
+{
+	uint16_t mode = filp->f_inode->i_mode;
+
+	if (EXT2_ISDIR(mode))
+		return -EISDIR;
+	if (!EXT2_ISREG(mode))
+		return -EINVAL;
+	if (pos < 0)
+		return -EINVAL;
+	return do_generic_mapping_read_actor(filp, count, &pos, actor, ctx);
+}
+
 ssize_t vfs_read(struct file *filp, void *buf, size_t count)
 {
 	uint16_t mode = filp->f_inode->i_mode;

@@ -18,6 +18,7 @@
 #ifndef FS_VFS_H
 #define FS_VFS_H
 
+#include "mm/file.h"
 #include "mm/readahead.h"
 
 struct super_block;
@@ -31,14 +32,6 @@ struct inode {
 	struct address_space i_data; /* the file's page cache */
 	void *i_private;	     /* the filesystem's per-inode data */
 	int i_count;
-};
-
-struct file {
-	struct inode *f_inode;
-	struct address_space *f_mapping;
-	loff_t f_pos;
-	struct file_ra_state f_ra;
-	const char *f_path;
 };
 
 /* A mounted filesystem: where it lives and its block size. */
@@ -89,6 +82,14 @@ void vfs_close(struct file *filp);
 ssize_t vfs_read(struct file *filp, void *buf, size_t count);
 /* pread(2): like vfs_read at @pos, f_pos untouched. */
 ssize_t vfs_pread(struct file *filp, void *buf, size_t count, loff_t pos);
+/*
+ * pread(2) of @count bytes at @pos, one request as readahead sees it, its
+ * data handed to @actor a piece at a time in file order (at most a page
+ * each) instead of copied into one buffer: a read larger than any buffer
+ * (do_generic_mapping_read_actor()). Returns what vfs_pread() would.
+ */
+ssize_t vfs_pread_actor(struct file *filp, size_t count, loff_t pos,
+			void (*actor)(void *ctx, const void *data, size_t len), void *ctx);
 
 /*
  * Call @filldir for each entry of the directory open as @dir, from f_pos

@@ -38,11 +38,6 @@ static unsigned int console_mask = CONSOLE_SERIAL | CONSOLE_VGA;
 static volatile uint16_t *const vga = (volatile uint16_t *)0xb8000;
 static unsigned int vga_row, vga_col;
 
-bool serial_present(void)
-{
-	return have_serial;
-}
-
 static void serial_init(void)
 {
 	/* A UART keeps what is written to its scratch register; no UART reads 0xff. */

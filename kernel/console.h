@@ -13,6 +13,5 @@ enum { CONSOLE_SERIAL = 1, CONSOLE_VGA = 2 };
 void console_init(void);
 void console_select(unsigned int mask);
 void console_write(const char *buf, size_t len);
-bool serial_present(void);
 
 #endif

@@ -21,11 +21,6 @@ static char cmdline_words[CMDLINE_MAX];
 static struct kv_value values[MAX_PARAMS];
 static int nparams;
 
-const char *param_cmdline(void)
-{
-	return cmdline_copy;
-}
-
 int param_init(const char *cmdline, size_t len)
 {
 	char err[512];

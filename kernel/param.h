@@ -33,6 +33,5 @@ int param_get_u64(const char *key, uint64_t *out);
 int param_get_str(const char *key, const char **out);
 /* Enum value index, or -ENOENT if absent. */
 int param_get_enum(const char *key);
-const char *param_cmdline(void);
 
 #endif

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "kernel/log.h"
+#include "kernel/memory.h"
 #include "kernel/sched.h"
-#include "mm/page.h"
 
 enum thread_state { T_RUNNING, T_RUNNABLE, T_SLEEPING, T_DEAD };
 
@@ -29,7 +29,7 @@ struct thread {
 	struct list_head run_link;
 	struct list_head timer_link;
 	struct wait_queue_head join_wq;
-	struct page *stack;			/* NULL for the boot thread */
+	void *stack;				/* NULL for the boot thread */
 	uint64_t *canary;
 };
 
@@ -65,11 +65,6 @@ extern char boot_stack_bottom[];
 struct thread *current_thread(void)
 {
 	return current;
-}
-
-const char *thread_name(const struct thread *t)
-{
-	return t->name;
 }
 
 /* Called with interrupts masked. */
@@ -225,14 +220,14 @@ void sleep_ns(uint64_t ns)
 
 struct thread *thread_create(const char *name, int (*fn)(void *arg), void *arg)
 {
-	struct page *stack = alloc_pages(THREAD_STACK_ORDER);
+	void *stack = kernel_pages_alloc(THREAD_STACK_ORDER);
 	struct thread *t;
 	uint64_t *sp;
 
 	if (!stack)
 		return NULL;
 	/* The thread structure sits at the top of its stack, the canary at the bottom. */
-	char *base = page_address(stack);
+	char *base = stack;
 	t = (struct thread *)(base + THREAD_STACK_SIZE) - 1;
 	memset(t, 0, sizeof(*t));
 	t->name = name;
@@ -284,7 +279,7 @@ int thread_join(struct thread *t)
 
 	wait_event(t->join_wq, t->state == T_DEAD);
 	code = t->exit_code;
-	free_pages(t->stack, THREAD_STACK_ORDER);
+	kernel_pages_free(t->stack, THREAD_STACK_ORDER);
 	return code;
 }
 

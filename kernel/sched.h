@@ -90,7 +90,6 @@ __noreturn void thread_exit(int code);
 /* Wait for @t to finish, free it and return its exit code. */
 int thread_join(struct thread *t);
 struct thread *current_thread(void);
-const char *thread_name(const struct thread *t);
 void sleep_ns(uint64_t ns);
 
 #ifdef HOST_BUILD

@@ -15,7 +15,7 @@
 #include "kernel/log.h"
 #include "kernel/sync.h"
 #include "kernel/vm.h"
-#include "mm/page.h"
+#include "kernel/memory.h"
 
 #define PTE_P		0x001ULL
 #define PTE_W		0x002ULL
@@ -103,15 +103,15 @@ void *ioremap_uc(phys_addr_t phys, size_t size)
 static uint64_t *table_next(uint64_t *table, int index, bool create)
 {
 	if (!(table[index] & PTE_P)) {
-		struct page *pg;
+		void *pg;
 
 		if (!create)
 			return NULL;
-		pg = alloc_page();
+		pg = kernel_pages_alloc(0);
 		if (!pg)
 			return NULL;
-		memset(page_address(pg), 0, PAGE_SIZE);
-		table[index] = virt_to_phys(page_address(pg)) | PTE_P | PTE_W;
+		memset(pg, 0, PAGE_SIZE);
+		table[index] = virt_to_phys(pg) | PTE_P | PTE_W;
 	}
 	return phys_to_virt(table[index] & PTE_ADDR);
 }
@@ -148,12 +148,6 @@ uintptr_t vm_alloc_range(size_t size)
 	vm_next += size + PAGE_SIZE;
 	local_irq_restore(flags);
 	return va;
-}
-
-void vm_free_range(uintptr_t va, size_t size)
-{
-	for (uintptr_t a = va; a < va + size; a += PAGE_SIZE)
-		vm_unmap_page(a);
 }
 
 int vm_map_page(uintptr_t va, phys_addr_t pa, bool writable)

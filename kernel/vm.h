@@ -17,8 +17,9 @@
 #define VM_REGION_SIZE  0x0000010000000000UL	/* 1 TiB */
 
 /* Reserve @size bytes (rounded up to pages) of the region; 0 if exhausted. */
+/* Map RAM up to @end (above 4 GiB) into the direct map; returns how far it got. */
+uint64_t vm_map_high_ram(uint64_t end);
 uintptr_t vm_alloc_range(size_t size);
-void vm_free_range(uintptr_t va, size_t size);
 /* Map one 4 KiB page read-only (the file mappings are read-only) or read-write. */
 int vm_map_page(uintptr_t va, phys_addr_t pa, bool writable);
 void vm_unmap_page(uintptr_t va);

@@ -12,7 +12,7 @@
  *			the hook may have brought it in, else read alone;
  *	->async		on a page marked PG_readahead;
  *	prev_index	updated when the request is done, unless the algorithm
- *			keeps it itself (RA_ALGO_KEEPS_PREV).
+ *			keeps it itself (->read_end).
  *
  * A file advised FADV_RANDOM never calls its algorithm: a missing page is
  * read with the rest of the request, as is (ra_read_as_is()).
@@ -23,12 +23,22 @@
  */
 #include <string.h>
 
-#include "drivers/blkdev.h"
+#include "mm/backing-dev.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
 #include "mm/filemap.h"
 
+/*
+ * mm/filemap-actor.c compiles this file's read path once more with
+ * FILEMAP_READ_ACTOR defined: do_generic_mapping_read_actor(), the same read
+ * handing its data to an actor instead of copying it into one buffer. One
+ * source for both, and do_generic_mapping_read() compiled exactly as it was
+ * before the actor's entry: the instructions of every read, and so its time
+ * under the virtual clock, do not move.
+ */
+#ifndef FILEMAP_READ_ACTOR
 const char *const filemap_advice_names[] = { "normal", "sequential", "random", NULL };
+#endif
 
 static const char *file_name(const struct file *filp)
 {
@@ -60,6 +70,7 @@ static int wait_page_io(struct file *filp, struct page *page)
 	return -ETIMEDOUT;
 }
 
+#ifndef FILEMAP_READ_ACTOR
 /* Lock @page, waiting a bounded time for whoever holds it (normally its I/O). */
 static int lock_page_bounded(struct file *filp, struct page *page)
 {
@@ -78,6 +89,7 @@ static int lock_page_bounded(struct file *filp, struct page *page)
 	}
 	return 0;
 }
+#endif
 
 /* Start ->readpage on @page, which the caller has locked and holds a reference on. */
 static void start_readpage(struct file *filp, struct page *page)
@@ -154,7 +166,12 @@ static int page_wait_uptodate(struct file *filp, struct page *page)
 /* How often a read may find its page gone from the cache before giving up. */
 #define FILEMAP_MAX_LOOKUPS	8
 
+#ifndef FILEMAP_READ_ACTOR
 ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff_t *ppos)
+#else
+ssize_t do_generic_mapping_read_actor(struct file *filp, size_t count, loff_t *ppos,
+				      filemap_actor_t actor, void *ctx)
+#endif
 {
 	struct address_space *mapping = filp->f_mapping;
 	struct file_ra_state *ra = &filp->f_ra;
@@ -262,7 +279,11 @@ find_page:
 		prev_index = index;
 
 		n = min_t(unsigned long, nr, count - copied);
+#ifndef FILEMAP_READ_ACTOR
 		memcpy((char *)buf + copied, (const char *)page_address(page) + offset, n);
+#else
+		actor(ctx, (const char *)page_address(page) + offset, n);
+#endif
 		page_cache_release(page);
 		copied += n;
 		offset += n;
@@ -274,8 +295,7 @@ find_page:
 			break;
 	}
 
-	if (!(algo->flags & RA_ALGO_KEEPS_PREV))
-		ra->prev_index = prev_index;
+	ra_read_end(ra, prev_index);
 	*ppos = ((loff_t)index << PAGE_CACHE_SHIFT) + (loff_t)offset;
 	if (copied)
 		ra->prev_pos = *ppos;
@@ -288,6 +308,7 @@ find_page:
 	return error;
 }
 
+#ifndef FILEMAP_READ_ACTOR
 /* --- the fault path -------------------------------------------------------------- */
 
 /*
@@ -392,8 +413,7 @@ found:
 
 	ra_page_used(ra, page);
 	mark_page_accessed(page);
-	if (!(algo->flags & (RA_ALGO_KEEPS_PREV | RA_ALGO_FAULT_NO_PREV)))
-		ra->prev_index = page->index;
+	ra_fault_end(ra, page->index);
 	*err = 0;
 	return page;
 
@@ -552,8 +572,7 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 	/* Release the pages we looked up but did not hand over. */
 	for (unsigned int i = spd->nr_pages; i < nr_pages; i++)
 		page_cache_release(pages[i]);
-	if (!(algo->flags & RA_ALGO_KEEPS_PREV))
-		ra->prev_index = index;
+	ra_read_end(ra, index);
 
 	*ppos += (loff_t)total;
 	if (total)
@@ -585,3 +604,4 @@ void splice_release(struct splice_pipe_desc *spd)
 		page_cache_release(spd->pages[i]);
 	spd->nr_pages = 0;
 }
+#endif /* FILEMAP_READ_ACTOR */

@@ -8,7 +8,7 @@
 #ifndef MM_FILEMAP_H
 #define MM_FILEMAP_H
 
-#include "fs/vfs.h"
+#include "mm/file.h"
 
 /* Longest wait for one page's I/O (the block layer has its own, shorter, timeouts). */
 #define FILEMAP_IO_TIMEOUT_NS	(60 * NSEC_PER_SEC)
@@ -19,6 +19,18 @@
  * (after a page failed its single-page retry).
  */
 ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff_t *ppos);
+
+/*
+ * The same read of @count bytes, one request as readahead sees it (its
+ * req_size is all of @count), with the data handed to @actor a piece at a
+ * time in file order (at most a page each) instead of copied into one
+ * buffer: a read larger than any buffer the caller can have, as 2.6.20's
+ * read_actor_t let file_read_actor() copy to user memory page by page.
+ * (mm/filemap-actor.c builds it from do_generic_mapping_read()'s source.)
+ */
+typedef void (*filemap_actor_t)(void *ctx, const void *data, size_t len);
+ssize_t do_generic_mapping_read_actor(struct file *filp, size_t count, loff_t *ppos,
+				      filemap_actor_t actor, void *ctx);
 
 /* --- the fault path (patch 007) ------------------------------------------------ */
 

@@ -28,12 +28,16 @@ host-tests: $(BUILD)/host/bench_mm
 # by name, so the programs link their objects directly: from libhost.a only
 # the ones some test names would be pulled in.
 RA_ALGO_SRCS := $(wildcard mm/readahead-*.c)
-HOST_SRCS += mm/readahead.c mm/ratrace.c mm/filemap.c $(RA_ALGO_SRCS)
+HOST_SRCS += mm/readahead.c mm/ratrace.c mm/filemap.c mm/filemap-actor.c $(RA_ALGO_SRCS)
 HOST_TESTS += readahead readahead_mm
 RA_COMMON_TESTS := $(wildcard tests/common/test_ra_*.c)
 readahead_SRCS := $(RA_COMMON_TESTS) tests/host/test_readahead_fake.c \
 	tests/host/test_readahead_host.c $(RA_ALGO_SRCS)
 readahead_mm_SRCS := $(RA_COMMON_TESTS) $(RA_ALGO_SRCS) tests/host/fuzz_ra.c tests/host/test_ra_lead.c
+# an algorithm that is one file and nothing else (tests/fixtures/readahead-ondemand4x.c)
+HOST_TESTS += ra_newalgo
+ra_newalgo_SRCS := tests/host/test_ra_newalgo.c tests/common/test_ra_harness.c $(RA_ALGO_SRCS) \
+	tests/fixtures/readahead-ondemand4x.c
 
 # The readahead fuzzer (tests/host/fuzz_ra.c): every algorithm through the real
 # page cache; `make fuzz` runs it after the ext2 one, make test briefly (fuzz_ra.t).

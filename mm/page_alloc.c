@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "kernel/log.h"
+#include "kernel/memory.h"
 #include "kernel/sched.h"
 #include "kernel/sync.h"
 #include "mm/internal.h"
@@ -350,6 +351,18 @@ unsigned long __get_free_pages(unsigned int order)
 	struct page *page = alloc_pages(order);
 
 	return page ? (unsigned long)page_address(page) : 0;
+}
+
+/* kernel/memory.h: the core's pages (threads' stacks, page tables) */
+void *kernel_pages_alloc(unsigned int order)
+{
+	return (void *)__get_free_pages(order);
+}
+
+void kernel_pages_free(void *addr, unsigned int order)
+{
+	if (addr)
+		free_pages(virt_to_page(addr), order);
 }
 
 /* Give an allocated block back; @who names the caller in reports. */

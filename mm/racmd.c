@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drivers/blkdev.h"
+#include "mm/backing-dev.h"
 #include "kernel/cmd.h"
 #include "kernel/crc32.h"
 #include "kernel/init.h"
@@ -41,11 +41,17 @@ KPARAM(ratrace_events, KV_UINT, NULL, "readahead trace ring size in events (defa
 
 static int ra_boot_init(void)
 {
-	const struct ra_algorithm *algo = &ra_algo_ondemand;
+	const struct ra_algorithm *algo;
 	unsigned long pages = MAX_RA_PAGES;
 	const char *name;
 	uint64_t kb, events;
 
+	ra_algo_at(0); /* the registry: the default algorithm (RA_ALGO_DEFAULT) */
+	algo = ra_default_algo;
+	if (!algo) {
+		init_fail("readahead: no algorithm says it is the default (RA_ALGO_DEFAULT)");
+		return -EINVAL;
+	}
 	if (param_get_str("ra", &name) == 0) {
 		static char msg[200];
 		char list[160];
@@ -116,27 +122,55 @@ static void result_cases(struct result *r, const struct ra_stats *st)
 	size_t len = 0;
 
 	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "{");
-	for (int c = 0; c < RA_NR_CASES && len < sizeof(buf); c++)
+	for (unsigned int c = 0; c < ra_case_count() && len < sizeof(buf); c++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s\"%s\":%lu",
-					c ? "," : "", ra_case_name((enum ra_case)c), st->calls[c]);
+					c ? "," : "", ra_case_name(c), st->calls[c]);
 	if (len < sizeof(buf))
 		snprintf(buf + len, sizeof(buf) - len, "}");
 	result_raw(r, "cases", buf);
+}
+
+/* "ralist: " and the name and title columns take 34 of a line's 99 columns; the rest: */
+#define RALIST_HELP_COLS 65
+
+/* One algorithm's line: its @cols (name, title), then @text broken between words. */
+static void ralist_line(const char *cols, const char *text)
+{
+	const char *p = text;
+
+	do {
+		size_t n = strlen(p);
+
+		if (n > RALIST_HELP_COLS) {
+			n = RALIST_HELP_COLS;
+			while (n && p[n] != ' ')
+				n--;
+			if (!n)
+				n = RALIST_HELP_COLS; /* a word longer than the column */
+		}
+		printf("ralist: %-26s%.*s\n", p == text ? cols : "", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+	} while (*p);
 }
 
 static int cmd_ralist(int argc, char **argv)
 {
 	const struct ra_algorithm *algo;
 	struct result r;
-	char list[160], titles[400];
+	char list[160], titles[400], cols[40], text[256];
 	size_t n = 0;
 
 	if (kcmd_args(argc, argv, NULL, 0, NULL, NULL))
 		return -EINVAL;
 	n += (size_t)snprintf(titles, sizeof(titles), "{");
+	ralist_line("ra=          title", "what it is");
 	for (unsigned int i = 0; (algo = ra_algo_at(i)); i++) {
-		printf("ralist: %-12s %-10s %s%s\n", algo->name, algo->title, algo->help,
-		       algo == ra_default_algo ? " (the default)" : "");
+		snprintf(cols, sizeof(cols), "%-12s %s", algo->name, algo->title);
+		snprintf(text, sizeof(text), "%s%s", algo->help,
+			 algo == ra_default_algo ? " (the default)" : "");
+		ralist_line(cols, text);
 		if (n < sizeof(titles))
 			n += (size_t)snprintf(titles + n, sizeof(titles) - n, "%s\"%s\":\"%s\"",
 					      i ? "," : "", algo->name, algo->title);
@@ -253,9 +287,9 @@ static int cmd_rastat(int argc, char **argv)
 	mm_get_stats(&ms);
 	printf("rastat: default %s, max %lu KiB\n", ra_default_algo->name,
 	       ra_default_pages * PAGE_SIZE / 1024);
-	for (int c = 0; c < RA_NR_CASES; c++)
+	for (unsigned int c = 0; c < ra_case_count(); c++)
 		if (st->calls[c])
-			printf("rastat: %-20s %lu calls\n", ra_case_name((enum ra_case)c),
+			printf("rastat: %-20s %lu calls\n", ra_case_name(c),
 			       st->calls[c]);
 	printf("rastat: %lu calls, %lu pages read ahead, %lu used, %lu thrashed, "
 	       "%lu sync and %lu async I/Os\n", ra_stats_calls(st), st->pages, st->hit_pages,

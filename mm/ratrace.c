@@ -16,7 +16,7 @@
 #include "kernel/result.h"
 #include "kernel/sync.h"
 #include "kernel/time.h"
-#include "fs/vfs.h"
+#include "mm/file.h"
 #include "mm/readahead.h"
 
 struct ra_stats ra_global_stats;
@@ -29,32 +29,67 @@ static unsigned int ra_ring_size = RA_TRACE_EVENTS;
 /* Events ever recorded; the next one goes to slot ra_ring_total % ra_ring_size. */
 static uint64_t ra_ring_total;
 
-static const char *const ra_case_names[RA_NR_CASES] = {
-	[RA_CASE_SEQ_NEXT] = "sequential-next",
-	[RA_CASE_RANDOM] = "random",
-	[RA_CASE_SEQ_FIRST] = "sequential-first",
-	[RA_CASE_CLUELESS] = "lookahead-clueless",
-	[RA_CASE_CONGESTED] = "congested",
-	[RA_CASE_OFF] = "off",
-	[RA_CASE_AROUND] = "mmap-around",
-	[RA_CASE_FORCED] = "forced",
-	[RA_CASE_LEGACY_FIRST] = "legacy-first",
-	[RA_CASE_LEGACY_RANDOM] = "legacy-random",
-	[RA_CASE_LEGACY_AHEAD] = "legacy-ahead",
-	[RA_CASE_LEGACY_WINDOW] = "legacy-window",
-	[RA_CASE_LEGACY_INCACHE] = "legacy-incache",
-	[RA_CASE_LEGACY_MISS] = "legacy-miss",
-	[RA_CASE_CONTEXT] = "context",
-	[RA_CASE_HOLE_SCAN] = "hole-scan",
-	[RA_CASE_THRASHED] = "thrashed",
-	[RA_CASE_STREAM_NEW] = "stream-new",
-	[RA_CASE_STREAM_HIT] = "stream-hit",
-	[RA_CASE_FADV_RANDOM] = "fadvise-random",
+static const struct ra_case_desc ra_shared_cases[RA_NR_SHARED_CASES] = {
+	[RA_CASE_SEQ_NEXT] = { "sequential-next", RA_KIND_NEXT },
+	[RA_CASE_RANDOM] = { "random", RA_KIND_RANDOM },
+	[RA_CASE_SEQ_FIRST] = { "sequential-first", RA_KIND_FIRST },
+	[RA_CASE_CLUELESS] = { "lookahead-clueless", RA_KIND_OTHER },
+	[RA_CASE_CONGESTED] = { "congested", RA_KIND_OTHER },
+	[RA_CASE_OFF] = { "off", RA_KIND_OTHER },
+	[RA_CASE_AROUND] = { "mmap-around", RA_KIND_OTHER },
+	[RA_CASE_FORCED] = { "forced", RA_KIND_OTHER },
+	[RA_CASE_CONTEXT] = { "context", RA_KIND_OTHER },
+	[RA_CASE_HOLE_SCAN] = { "hole-scan", RA_KIND_OTHER },
+	[RA_CASE_FADV_RANDOM] = { "fadvise-random", RA_KIND_OTHER },
 };
 
-const char *ra_case_name(enum ra_case c)
+/* Case @c's description: shared, or the algorithm's whose range holds it; NULL if none. */
+static const struct ra_case_desc *ra_case_desc(unsigned int c)
 {
-	return (unsigned int)c < RA_NR_CASES ? ra_case_names[c] : "?";
+	const struct ra_algorithm *a;
+
+	if (c < RA_NR_SHARED_CASES)
+		return &ra_shared_cases[c];
+	for (unsigned int i = 0; (a = ra_algo_at(i)); i++)
+		if (a->nr_cases && c >= *a->case_base && c - *a->case_base < a->nr_cases)
+			return &a->cases[c - *a->case_base];
+	return NULL;
+}
+
+const char *ra_case_name(unsigned int c)
+{
+	const struct ra_case_desc *d = ra_case_desc(c);
+
+	return d ? d->name : "?";
+}
+
+enum ra_case_kind ra_case_kind(unsigned int c)
+{
+	const struct ra_case_desc *d = ra_case_desc(c);
+
+	return d ? d->kind : RA_KIND_OTHER;
+}
+
+unsigned int ra_case_count(void)
+{
+	const struct ra_algorithm *a;
+	unsigned int n = RA_NR_SHARED_CASES;
+
+	for (unsigned int i = 0; (a = ra_algo_at(i)); i++)
+		if (a->nr_cases && *a->case_base + a->nr_cases > n)
+			n = *a->case_base + a->nr_cases;
+	return n;
+}
+
+int ra_case_find(const char *name)
+{
+	for (unsigned int c = 0; c < ra_case_count(); c++) {
+		const struct ra_case_desc *d = ra_case_desc(c);
+
+		if (d && !strcmp(d->name, name))
+			return (int)c;
+	}
+	return -1;
 }
 
 void ra_call_note_io(struct ra_call *call, unsigned long actual, bool async)
@@ -125,8 +160,9 @@ static __attribute__((noinline)) void trace_ring_record(struct address_space *ma
 	e->ra_index = ra_index;
 	e->ra_size = ra_size;
 	e->la_size = la_size;
-	e->ahead_start = ra->ahead_start;
-	e->ahead_size = ra->ahead_size;
+	e->has_ahead = call->has_ahead;
+	e->ahead_start = call->ahead_start;
+	e->ahead_size = call->ahead_size;
 	e->actual = call->actual;
 	e->order = 0;
 	e->ra_pages = (unsigned int)ra->ra_pages;
@@ -291,7 +327,7 @@ void ra_trace_print(const struct ra_trace_event *e)
 	       "ra_index=%lu ra_size=%lu la_size=%lu",
 	       (unsigned long long)(e->time_ns / NSEC_PER_SEC),
 	       (unsigned long long)(e->time_ns % NSEC_PER_SEC / NSEC_PER_USEC), e->file,
-	       e->algo->name, ra_case_name((enum ra_case)e->rcase), e->offset, e->req_size,
+	       e->algo->name, ra_case_name(e->rcase), e->offset, e->req_size,
 	       e->ra_index, e->ra_size, e->la_size);
 	/*
 	 * 2.6.20's reset_ahead_window() closes the ahead window by setting
@@ -299,9 +335,9 @@ void ra_trace_print(const struct ra_trace_event *e)
 	 * the old ahead window ended (page_cache_readahead() clamps prev_index
 	 * to it): print it as that, not as a size.
 	 */
-	if ((e->algo->flags & RA_ALGO_AHEAD_WINDOW) && e->ahead_start)
+	if (e->has_ahead && e->ahead_start)
 		printf(" ahead_start=%lu ahead_size=%lu", e->ahead_start, e->ahead_size);
-	else if (e->algo->flags & RA_ALGO_AHEAD_WINDOW)
+	else if (e->has_ahead)
 		printf(" ahead=closed ahead_end=%lu", e->ahead_size);
 	/* a call that read nothing was neither: the reader's wait is about I/O */
 	printf(" actual=%lu io=%s%s\n", e->actual, !e->actual ? "none" : e->async ? "async" : "sync",
@@ -461,6 +497,16 @@ unsigned long ra_stats_calls(const struct ra_stats *st)
 
 	for (int i = 0; i < RA_NR_CASES; i++)
 		n += st->calls[i];
+	return n;
+}
+
+unsigned long ra_calls_of_kind(const struct ra_stats *st, enum ra_case_kind kind)
+{
+	unsigned long n = 0;
+
+	for (unsigned int c = 0; c < RA_NR_CASES; c++)
+		if (st->calls[c] && ra_case_kind(c) == kind)
+			n += st->calls[c];
 	return n;
 }
 

@@ -22,8 +22,8 @@
  * (ra_fault_*_generic): 2.6.31's do_sync_mmap_readahead() is not modelled,
  * so that this algorithm differs from ondemand in the read paths only.
  */
-#include "drivers/blkdev.h"
-#include "fs/vfs.h"
+#include "mm/backing-dev.h"
+#include "mm/file.h"
 #include "mm/readahead.h"
 
 /*
@@ -174,6 +174,7 @@ const struct ra_algorithm ra_algo_context = {
 	.name = "context",
 	.title = "context",
 	.help = "2.6.31: on-demand plus context readahead from the cached history (10be0b372cac)",
+	.flags = RA_ALGO_MARKS,
 	.sync = context_sync,
 	.async = context_async,
 };

@@ -12,9 +12,55 @@
  * look-ahead marks. The fault path calls page_cache_readahead() for every
  * MADV_SEQUENTIAL fault, as 2.6.20's filemap_nopage() did.
  */
-#include "drivers/blkdev.h"
-#include "fs/vfs.h"
+#include "mm/backing-dev.h"
+#include "mm/file.h"
 #include "mm/readahead.h"
+
+/* Turn readahead off after this many pages were found cached (2.6.20's mm.h). */
+#define VM_MAX_CACHE_HIT	256
+#define RA_FLAG_MISS	0x01	/* a cache miss occurred against this file */
+#define RA_FLAG_INCACHE	0x02	/* file is already in cache */
+
+/*
+ * 2.6.20's part of struct file_ra_state, in the algorithm's own area
+ * (ra_priv(), zeroed at open: readahead off, no window).
+ */
+struct legacy_ra {
+	unsigned long start;		/* current window */
+	unsigned long size;
+	unsigned long flags;		/* RA_FLAG_* */
+	unsigned long cache_hit;	/* cache hit count */
+	unsigned long ahead_start;	/* ahead window */
+	unsigned long ahead_size;
+};
+
+static struct legacy_ra *lg(struct file_ra_state *ra)
+{
+	return ra_priv(ra, struct legacy_ra);
+}
+
+/* Its trace cases (the shared ones are on-demand's vocabulary, not 2.6.20's). */
+enum {
+	LEGACY_FIRST,	/* first sequential access, new current window */
+	LEGACY_RANDOM,	/* random access, ra_off() and read as is */
+	LEGACY_AHEAD,	/* built a new ahead window */
+	LEGACY_WINDOW,	/* inside the current window, nothing to do */
+	LEGACY_INCACHE,	/* turned off by RA_FLAG_INCACHE, return */
+	LEGACY_MISS,	/* handle_ra_miss() */
+	LEGACY_NR_CASES
+};
+
+static const struct ra_case_desc legacy_cases[LEGACY_NR_CASES] = {
+	[LEGACY_FIRST] = { "legacy-first", RA_KIND_FIRST },
+	[LEGACY_RANDOM] = { "legacy-random", RA_KIND_RANDOM },
+	[LEGACY_AHEAD] = { "legacy-ahead", RA_KIND_NEXT },
+	[LEGACY_WINDOW] = { "legacy-window", RA_KIND_OTHER },
+	[LEGACY_INCACHE] = { "legacy-incache", RA_KIND_OTHER },
+	[LEGACY_MISS] = { "legacy-miss", RA_KIND_OTHER },
+};
+
+static unsigned int legacy_case_base;
+#define LEGACY_CASE(c)	RA_OWN_CASE(legacy_case_base, c)
 
 /*
  * Readahead design (2.6.20).
@@ -56,6 +102,16 @@
  * lookups found nothing to read (RA_FLAG_INCACHE).
  */
 
+/* Record @call with the current window, and the ahead window the trace prints. */
+static void legacy_record(struct address_space *mapping, struct file_ra_state *ra,
+			  pgoff_t offset, unsigned long req, struct ra_call *call)
+{
+	call->has_ahead = true;
+	call->ahead_start = lg(ra)->ahead_start;
+	call->ahead_size = lg(ra)->ahead_size;
+	ra_trace_record(mapping, ra, offset, req, call, lg(ra)->start, lg(ra)->size, 0);
+}
+
 static unsigned long get_max_readahead(const struct file_ra_state *ra)
 {
 	return ra->ra_pages;
@@ -74,15 +130,15 @@ static void reset_ahead_window(struct file_ra_state *ra)
 	 * prev_index to it after a failed ahead window. ahead_size is never
 	 * used without checking ahead_start != 0 first.
 	 */
-	ra->ahead_size += ra->ahead_start;
-	ra->ahead_start = 0;
+	lg(ra)->ahead_size += lg(ra)->ahead_start;
+	lg(ra)->ahead_start = 0;
 }
 
 static void ra_off(struct file_ra_state *ra)
 {
-	ra->start = 0;
-	ra->flags = 0;
-	ra->size = 0;
+	lg(ra)->start = 0;
+	lg(ra)->flags = 0;
+	lg(ra)->size = 0;
 	reset_ahead_window(ra);
 }
 
@@ -96,11 +152,11 @@ static unsigned long legacy_next_ra_size(struct file_ra_state *ra)
 {
 	unsigned long max = get_max_readahead(ra);
 	unsigned long min = get_min_readahead(ra);
-	unsigned long cur = ra->size;
+	unsigned long cur = lg(ra)->size;
 	unsigned long newsize;
 
-	if (ra->flags & RA_FLAG_MISS) {
-		ra->flags &= ~RA_FLAG_MISS;
+	if (lg(ra)->flags & RA_FLAG_MISS) {
+		lg(ra)->flags &= ~RA_FLAG_MISS;
 		newsize = max(cur - 2, min);
 	} else if (cur < max / 16) {
 		newsize = 4 * cur;
@@ -119,14 +175,14 @@ static int check_ra_success(struct file_ra_state *ra, unsigned long nr_to_read,
 			    unsigned long actual)
 {
 	if (actual == 0) {
-		ra->cache_hit += nr_to_read;
-		if (ra->cache_hit >= VM_MAX_CACHE_HIT) {
+		lg(ra)->cache_hit += nr_to_read;
+		if (lg(ra)->cache_hit >= VM_MAX_CACHE_HIT) {
 			ra_off(ra);
-			ra->flags |= RA_FLAG_INCACHE;
+			lg(ra)->flags |= RA_FLAG_INCACHE;
 			return 0;
 		}
 	} else {
-		ra->cache_hit = 0;
+		lg(ra)->cache_hit = 0;
 	}
 	return 1;
 }
@@ -162,12 +218,12 @@ static int make_ahead_window(struct address_space *mapping, struct file *filp,
 {
 	int block, ret;
 
-	ra->ahead_size = legacy_next_ra_size(ra);
-	ra->ahead_start = ra->start + ra->size;
+	lg(ra)->ahead_size = legacy_next_ra_size(ra);
+	lg(ra)->ahead_start = lg(ra)->start + lg(ra)->size;
 
 	/* The reader is already in the ahead window: it waits for this I/O. */
-	block = force || (ra->prev_index >= ra->ahead_start);
-	ret = blockable_page_cache_readahead(mapping, filp, ra->ahead_start, ra->ahead_size,
+	block = force || (ra->prev_index >= lg(ra)->ahead_start);
+	ret = blockable_page_cache_readahead(mapping, filp, lg(ra)->ahead_start, lg(ra)->ahead_size,
 					     ra, block, call);
 	if (!ret && !force) {
 		/*
@@ -191,7 +247,7 @@ static unsigned long page_cache_readahead(struct address_space *mapping,
 					  struct file_ra_state *ra, struct file *filp,
 					  pgoff_t offset, unsigned long req_size)
 {
-	struct ra_call call = { .rcase = RA_CASE_LEGACY_WINDOW };
+	struct ra_call call = { .rcase = LEGACY_CASE(LEGACY_WINDOW) };
 	pgoff_t trace_offset = offset;
 	unsigned long trace_req = req_size;
 	unsigned long max, newsize;
@@ -216,11 +272,11 @@ static unsigned long page_cache_readahead(struct address_space *mapping,
 	newsize = min(req_size, max);
 
 	/* No readahead, a read within the page just seen, or a file already cached. */
-	if (newsize == 0 || (ra->flags & RA_FLAG_INCACHE)) {
+	if (newsize == 0 || (lg(ra)->flags & RA_FLAG_INCACHE)) {
 		if (max == 0)
 			call.rcase = RA_CASE_OFF;
-		else if (ra->flags & RA_FLAG_INCACHE)
-			call.rcase = RA_CASE_LEGACY_INCACHE;
+		else if (lg(ra)->flags & RA_FLAG_INCACHE)
+			call.rcase = LEGACY_CASE(LEGACY_INCACHE);
 		goto out;
 	}
 
@@ -231,11 +287,11 @@ static unsigned long page_cache_readahead(struct address_space *mapping,
 	 * access after readahead was off: assume a whole-file read and grow
 	 * the window fast.
 	 */
-	if (sequential && ra->size == 0) {
-		call.rcase = RA_CASE_LEGACY_FIRST;
-		ra->size = get_init_ra_size(newsize, max);
-		ra->start = offset;
-		if (!blockable_page_cache_readahead(mapping, filp, offset, ra->size, ra, 1, &call))
+	if (sequential && lg(ra)->size == 0) {
+		call.rcase = LEGACY_CASE(LEGACY_FIRST);
+		lg(ra)->size = get_init_ra_size(newsize, max);
+		lg(ra)->start = offset;
+		if (!blockable_page_cache_readahead(mapping, filp, offset, lg(ra)->size, ra, 1, &call))
 			goto out;
 		/*
 		 * A request larger than the maximum will need the next window
@@ -249,15 +305,15 @@ static unsigned long page_cache_readahead(struct address_space *mapping,
 
 	/* Not the next page (first accesses were handled above): random. */
 	if (!sequential) {
-		call.rcase = RA_CASE_LEGACY_RANDOM;
+		call.rcase = LEGACY_CASE(LEGACY_RANDOM);
 		ra_off(ra);
 		blockable_page_cache_readahead(mapping, filp, offset, newsize, ra, 1, &call);
 		goto out;
 	}
 
 	/* Sequential with an existing current window. */
-	if (ra->ahead_start == 0) {
-		call.rcase = RA_CASE_LEGACY_AHEAD;
+	if (lg(ra)->ahead_start == 0) {
+		call.rcase = LEGACY_CASE(LEGACY_AHEAD);
 		if (!make_ahead_window(mapping, filp, ra, 0, &call))
 			recheck = true;
 	}
@@ -268,19 +324,19 @@ static unsigned long page_cache_readahead(struct address_space *mapping,
 	 * reported as covered, so the caller comes back at the first page of
 	 * the ahead window.
 	 */
-	if (recheck || ra->prev_index >= ra->ahead_start) {
+	if (recheck || ra->prev_index >= lg(ra)->ahead_start) {
 		if (!recheck) {
-			call.rcase = RA_CASE_LEGACY_AHEAD;
-			ra->start = ra->ahead_start;
-			ra->size = ra->ahead_size;
+			call.rcase = LEGACY_CASE(LEGACY_AHEAD);
+			lg(ra)->start = lg(ra)->ahead_start;
+			lg(ra)->size = lg(ra)->ahead_size;
 			make_ahead_window(mapping, filp, ra, 0, &call);
 		}
 		/* prev_index must not overrun the ahead window */
-		ra->prev_index = min(ra->prev_index, ra->ahead_start + ra->ahead_size - 1);
+		ra->prev_index = min(ra->prev_index, lg(ra)->ahead_start + lg(ra)->ahead_size - 1);
 	}
 
 out:
-	ra_trace_record(mapping, ra, trace_offset, trace_req, &call, ra->start, ra->size, 0);
+	legacy_record(mapping, ra, trace_offset, trace_req, &call);
 	return ra->prev_index + 1;
 }
 
@@ -292,12 +348,12 @@ out:
 static void handle_ra_miss(struct address_space *mapping, struct file_ra_state *ra,
 			   pgoff_t offset)
 {
-	struct ra_call call = { .rcase = RA_CASE_LEGACY_MISS };
+	struct ra_call call = { .rcase = LEGACY_CASE(LEGACY_MISS) };
 
-	ra->flags |= RA_FLAG_MISS;
-	ra->flags &= ~RA_FLAG_INCACHE;
-	ra->cache_hit = 0;
-	ra_trace_record(mapping, ra, offset, 1, &call, ra->start, ra->size, 0);
+	lg(ra)->flags |= RA_FLAG_MISS;
+	lg(ra)->flags &= ~RA_FLAG_INCACHE;
+	lg(ra)->cache_hit = 0;
+	legacy_record(mapping, ra, offset, 1, &call);
 }
 
 static bool legacy_sync(struct address_space *mapping, struct file_ra_state *ra,
@@ -347,11 +403,22 @@ static void legacy_readdir(struct file *filp, struct address_space *bd_mapping, 
 	page_cache_readahead(bd_mapping, &filp->f_ra, filp, index, 1);
 }
 
+/* page_cache_readahead() moves prev_index itself: the read and fault paths leave it. */
+static void legacy_keeps_prev(struct file_ra_state *ra, pgoff_t index)
+{
+	(void)ra, (void)index;
+}
+
 const struct ra_algorithm ra_algo_legacy = {
 	.name = "legacy",
 	.title = "2.6.20",
 	.help = "2.6.20's current and ahead windows, called on every read (patch 010 removes it)",
-	.flags = RA_ALGO_KEEPS_PREV | RA_ALGO_AHEAD_WINDOW,
+	.order = 1,
+	.cases = legacy_cases,
+	.nr_cases = LEGACY_NR_CASES,
+	.case_base = &legacy_case_base,
+	.read_end = legacy_keeps_prev,
+	.fault_end = legacy_keeps_prev,
 	.request = page_cache_readahead,
 	.sync = legacy_sync,
 	.fault_sync = legacy_fault_sync,

@@ -68,8 +68,8 @@
  */
 #include <limits.h>
 
-#include "drivers/blkdev.h"
-#include "fs/vfs.h"
+#include "mm/backing-dev.h"
+#include "mm/file.h"
 #include "mm/filemap.h"
 #include "mm/readahead.h"
 
@@ -497,7 +497,7 @@ static bool linux_sync(struct address_space *mapping, struct file_ra_state *ra, 
 		forced = true;
 	}
 	if (forced) {
-		ra_batch_begin(&b, req);
+		ra_batch_begin(&b, ra, req);
 		force_ra(mapping, ra, filp, &b, index, req);
 		call.rcase = ra->ra_pages ? RA_CASE_FADV_RANDOM : RA_CASE_OFF;
 		note(mapping, ra, filp, &b, &call, index, req, index, req, 0);
@@ -518,7 +518,7 @@ static bool linux_sync(struct address_space *mapping, struct file_ra_state *ra, 
 		contig = index - miss - 1;
 		if (contig <= req) {
 			/* a small random read: the request alone, the state kept */
-			ra_batch_begin(&b, req);
+			ra_batch_begin(&b, ra, req);
 			do_page_cache_ra(mapping, ra, filp, &b, index, req, 0);
 			call.rcase = RA_CASE_RANDOM;
 			note(mapping, ra, filp, &b, &call, index, req, index, req, 0);
@@ -533,7 +533,7 @@ static bool linux_sync(struct address_space *mapping, struct file_ra_state *ra, 
 		call.rcase = RA_CASE_CONTEXT;
 	}
 	l->order = 0;
-	ra_batch_begin(&b, l->size);
+	ra_batch_begin(&b, ra, l->size);
 	ra_order(mapping, ra, filp, &b);
 	note(mapping, ra, filp, &b, &call, index, req, l->start, l->size, l->async_size);
 	return true;
@@ -596,7 +596,7 @@ static void async_ra(struct address_space *mapping, struct file_ra_state *ra, st
 	if ((end & ~(align - 1)) > l->start)
 		l->size = (end & ~(align - 1)) - l->start;
 	l->async_size = l->size;
-	ra_batch_begin(&b, l->size);
+	ra_batch_begin(&b, ra, l->size);
 	ra_order(mapping, ra, filp, &b);
 	note(mapping, ra, filp, &b, &call, index, req, l->start, l->size, l->async_size);
 }
@@ -636,7 +636,7 @@ static void linux_fault_sync(struct file *file, pgoff_t pgoff, enum filemap_advi
 	l->size = ra_pages;
 	l->async_size = ra_pages / 4;
 	l->order = 0;
-	ra_batch_begin(&b, l->size);
+	ra_batch_begin(&b, ra, l->size);
 	ra_order(mapping, ra, file, &b);
 	note(mapping, ra, file, &b, &call, pgoff, 1, l->start, l->size, l->async_size);
 }
@@ -766,7 +766,7 @@ static int linux_fadvise(struct file *filp, loff_t offset, loff_t len, enum ra_f
 		end = len && len <= INT64_MAX - offset
 			      ? (pgoff_t)((offset + len - 1) >> PAGE_CACHE_SHIFT)
 			      : (pgoff_t)(INT64_MAX >> PAGE_CACHE_SHIFT);
-		ra_batch_begin(&b, end - start + 1);
+		ra_batch_begin(&b, ra, end - start + 1);
 		force_ra(mapping, ra, filp, &b, start, end - start + 1);
 		note(mapping, ra, filp, &b, &call, start, end - start + 1, start,
 		     b.submitted, 0);
@@ -782,6 +782,12 @@ static int linux_fadvise(struct file *filp, loff_t offset, loff_t len, enum ra_f
  * The default window: a spinning disk reporting no optimal I/O size gets
  * twice its largest request (459779d04ae8), at least 128 KiB.
  */
+/* A fault leaves prev_pos (and prev_index) where the last read() put it (filemap_fault()). */
+static void linux_fault_end(struct file_ra_state *ra, pgoff_t index)
+{
+	(void)ra, (void)index;
+}
+
 static unsigned long linux_default_ra_pages(const struct backing_dev_info *bdi)
 {
 	if (!bdi->rotational)
@@ -794,7 +800,8 @@ const struct ra_algorithm ra_algo_linux = {
 	.title = "linux-7.2",
 	.help = "Linux 7.2: sync/async readahead, large folios, mmap fault-around, fadvise; "
 		"its tracepoints (ratrace format=linux)",
-	.flags = RA_ALGO_FAULT_NO_PREV | RA_ALGO_LINUX_EVENTS,
+	.flags = RA_ALGO_MARKS | RA_ALGO_LINUX_EVENTS,
+	.fault_end = linux_fault_end,
 	.sync = linux_sync,
 	.async = linux_async,
 	.fault_sync = linux_fault_sync,

@@ -4,8 +4,8 @@
  * reader of the file left stays where it is. The baseline for what a
  * readahead decision costs (bench overhead ra=off). Host-buildable.
  */
-#include "drivers/blkdev.h"
-#include "fs/vfs.h"
+#include "mm/backing-dev.h"
+#include "mm/file.h"
 #include "mm/readahead.h"
 
 static void off_record(struct address_space *mapping, struct file_ra_state *ra,

@@ -6,8 +6,8 @@
  * decides where the next window starts, how big it is and where its mark
  * goes; ra_submit() does the I/O. Host-buildable.
  */
-#include "drivers/blkdev.h"
-#include "fs/vfs.h"
+#include "mm/backing-dev.h"
+#include "mm/file.h"
 #include "mm/readahead.h"
 
 /*
@@ -156,7 +156,8 @@ const struct ra_algorithm ra_algo_ondemand = {
 	.name = "ondemand",
 	.title = "on-demand",
 	.help = "on-demand readahead, the seeds' (2.6.23): one window, a PG_readahead mark",
-	.flags = RA_ALGO_LOOKAHEAD,
+	.flags = RA_ALGO_MARKS | RA_ALGO_DEFAULT,
+	.order = 2,
 	.sync = ondemand_sync,
 	.async = ondemand_async,
 };

@@ -46,9 +46,16 @@
  */
 #include <limits.h>
 
-#include "drivers/blkdev.h"
-#include "fs/vfs.h"
+#include "mm/backing-dev.h"
+#include "mm/file.h"
 #include "mm/readahead.h"
+
+/* Its own trace case: the window was thrashed, shrink it. */
+enum { TS_THRASHED, TS_NR_CASES };
+static const struct ra_case_desc thrash_safe_cases[TS_NR_CASES] = {
+	[TS_THRASHED] = { "thrashed", RA_KIND_OTHER },
+};
+static unsigned int thrash_safe_case_base;
 
 #define MIN_READAHEAD_PAGES	DIV_ROUND_UP(32 * 1024, PAGE_CACHE_SIZE)
 #define READAHEAD_ASYNC_RATIO	8
@@ -143,7 +150,7 @@ context:
 		} else {
 			unsigned long left = ra->readahead_index - offset;
 
-			call->rcase = RA_CASE_THRASHED;
+			call->rcase = RA_OWN_CASE(thrash_safe_case_base, TS_THRASHED);
 			retain_inactive_pages(mapping, offset, min(2 * max, left));
 			size = min(max(ra_readahead_size(ra) / 2, MIN_READAHEAD_PAGES), max);
 			ts->thrashed = true;
@@ -197,6 +204,10 @@ const struct ra_algorithm ra_algo_thrash_safe = {
 	.name = "thrash-safe",
 	.title = "thrash-safe",
 	.help = "Wu 2010 (not merged): windows sized from the surviving history, halved on thrashing",
+	.flags = RA_ALGO_MARKS,
+	.cases = thrash_safe_cases,
+	.nr_cases = TS_NR_CASES,
+	.case_base = &thrash_safe_case_base,
 	.sync = thrash_safe_sync,
 	.async = thrash_safe_async,
 };

@@ -31,10 +31,21 @@
  * indirect blocks) and no reordering tolerance (zfetch_max_reorder's
  * "future" ranges); marks are never set. Times are the kernel's clock.
  */
-#include "drivers/blkdev.h"
-#include "fs/vfs.h"
+#include "mm/backing-dev.h"
+#include "mm/file.h"
 #include "kernel/time.h"
 #include "mm/readahead.h"
+
+/*
+ * Its own trace cases. A stream is not a window of the on-demand family:
+ * neither counts as a sequential first or next window (RA_KIND_OTHER).
+ */
+enum { ZF_STREAM_NEW, ZF_STREAM_HIT, ZF_NR_CASES };
+static const struct ra_case_desc zfetch_cases[ZF_NR_CASES] = {
+	[ZF_STREAM_NEW] = { "stream-new", RA_KIND_OTHER },
+	[ZF_STREAM_HIT] = { "stream-hit", RA_KIND_OTHER },
+};
+static unsigned int zfetch_case_base;
 
 #define ZFETCH_RECORD_PAGES	(128 * 1024 / PAGE_CACHE_SIZE)	/* recordsize=128K */
 #define ZFETCH_MAX_STREAMS	8
@@ -188,13 +199,13 @@ static void zfetch_access(struct address_space *mapping, struct file_ra_state *r
 	if (!zs) {
 		call.rcase = RA_CASE_RANDOM;
 		if (end < maxblkid && stream_create(zf, mapping->size, end))
-			call.rcase = RA_CASE_STREAM_NEW;
+			call.rcase = RA_OWN_CASE(zfetch_case_base, ZF_STREAM_NEW);
 		ra_trace_record(mapping, ra, index, npages, &call, end * R, 0, 0);
 		goto demand;
 	}
 
 	/* dmu_zfetch_hit() */
-	call.rcase = RA_CASE_STREAM_HIT;
+	call.rcase = RA_OWN_CASE(zfetch_case_base, ZF_STREAM_HIT);
 	zs->blkid += nblks;
 	zs->atime = ktime_ns();
 	if (missing)
@@ -282,6 +293,9 @@ const struct ra_algorithm ra_algo_zfetch = {
 	.name = "zfetch",
 	.title = "zfetch",
 	.help = "OpenZFS 2.2's dmu_zfetch over 128 KiB records: up to 8 streams, distance x2 then +1/8",
+	.cases = zfetch_cases,
+	.nr_cases = ZF_NR_CASES,
+	.case_base = &zfetch_case_base,
 	.request = zfetch_request,
 	.sync = zfetch_sync,
 	.fault_sync = zfetch_fault_sync,

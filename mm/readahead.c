@@ -13,20 +13,23 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drivers/blkdev.h"
+#include "mm/backing-dev.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
-#include "fs/vfs.h"
+#include "mm/file.h"
 #include "mm/mm.h"
 #include "mm/readahead.h"
 
-const struct ra_algorithm *ra_default_algo = &ra_algo_ondemand;
+/* The one with RA_ALGO_DEFAULT (the registry sets it); NULL in a tree without. */
+const struct ra_algorithm *ra_default_algo;
 unsigned long ra_default_pages = MAX_RA_PAGES;
 bool ra_default_pages_set;
 
 /* --- the registry ------------------------------------------------------------------ */
 
-extern const struct ra_algorithm *const __start_ra_algorithms[], *const __stop_ra_algorithms[];
+/* weak: a host program that links no algorithm has an empty registry */
+extern const struct ra_algorithm *const __start_ra_algorithms[] __attribute__((weak));
+extern const struct ra_algorithm *const __stop_ra_algorithms[] __attribute__((weak));
 
 /* More than any tree needs; ra_algo_at() says so once if a build ever has more. */
 #define RA_MAX_ALGOS	32
@@ -34,6 +37,36 @@ extern const struct ra_algorithm *const __start_ra_algorithms[], *const __stop_r
 static const struct ra_algorithm *ra_sorted[RA_MAX_ALGOS];
 static const char *ra_sorted_names[RA_MAX_ALGOS + 1];
 static unsigned int ra_nr_sorted;
+
+/*
+ * Number the algorithms' own trace cases after the shared ones, in the
+ * registry's order, and find the default algorithm. An algorithm whose
+ * cases do not fit in RA_NR_CASES is left out of the registry, loudly.
+ */
+static void ra_registry_cases(void)
+{
+	unsigned int base = RA_NR_SHARED_CASES, kept = 0;
+
+	for (unsigned int i = 0; i < ra_nr_sorted; i++) {
+		const struct ra_algorithm *a = ra_sorted[i];
+
+		if (a->nr_cases && (!a->case_base || base + a->nr_cases > RA_NR_CASES)) {
+			pr_err("readahead: %s: its %u trace cases do not fit (%u of %u taken), so it "
+			       "is left out\n", a->name, a->nr_cases, base, RA_NR_CASES);
+			continue;
+		}
+		if (a->nr_cases) {
+			*a->case_base = base;
+			base += a->nr_cases;
+		}
+		if ((a->flags & RA_ALGO_DEFAULT) && !ra_default_algo)
+			ra_default_algo = a;
+		ra_sorted[kept] = a;
+		ra_sorted_names[kept++] = a->name;
+	}
+	ra_nr_sorted = kept;
+	ra_sorted_names[kept] = NULL;
+}
 
 /*
  * The section holds the algorithms in link order, which differs between the
@@ -59,6 +92,7 @@ static void ra_registry_sort(void)
 	}
 	for (unsigned int i = 0; i < ra_nr_sorted; i++)
 		ra_sorted_names[i] = ra_sorted[i]->name;
+	ra_registry_cases();
 }
 
 const struct ra_algorithm *ra_algo_at(unsigned int i)
@@ -82,6 +116,22 @@ const struct ra_algorithm *ra_algo_find(const char *name)
 		if (!strcmp(algo->name, name))
 			return algo;
 	return NULL;
+}
+
+unsigned int ra_algo_all(const struct ra_algorithm **out, unsigned int max)
+{
+	const struct ra_algorithm *a;
+	unsigned int n = 0;
+
+	/* the seeds' pair in its order, then the others by name */
+	for (unsigned int order = 1; order <= 2; order++)
+		for (unsigned int i = 0; (a = ra_algo_at(i)); i++)
+			if (a->order == order && !(a->flags & RA_ALGO_NO_WINDOW) && n < max)
+				out[n++] = a;
+	for (unsigned int i = 0; (a = ra_algo_at(i)); i++)
+		if (!a->order && !(a->flags & RA_ALGO_NO_WINDOW) && n < max)
+			out[n++] = a;
+	return n;
 }
 
 const char *ra_algo_list(char *buf, size_t len)
@@ -112,8 +162,6 @@ int readahead_init(const struct ra_algorithm *algo, unsigned long max_pages)
 static void ra_reset_window(struct file_ra_state *ra)
 {
 	ra->la_index = ra->ra_index = ra->lookahead_index = ra->readahead_index = 0;
-	ra->start = ra->size = ra->flags = ra->cache_hit = 0;
-	ra->ahead_start = ra->ahead_size = 0;
 	ra->mmap_hit = ra->mmap_miss = 0;
 	memset(ra->priv, 0, sizeof(ra->priv));
 	/* -1: the first read, at offset 0, looks sequential to every algorithm */
@@ -267,6 +315,9 @@ int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 		return -EINVAL;
 	if (mapping->size <= 0 || nr_to_read == 0)
 		return 0;
+	/* bench ra_async=0: no look-ahead mark, whatever the algorithm asked */
+	if (filp && filp->f_ra.no_lookahead)
+		lookahead_size = 0;
 	end_index = (pgoff_t)((mapping->size - 1) >> PAGE_CACHE_SHIFT);
 
 	/*
@@ -325,8 +376,10 @@ int __do_page_cache_readahead(struct address_space *mapping, struct file *filp,
 
 /* --- windows of folios (ra=linux's mechanism, Linux's read_pages()) -------------------- */
 
-void ra_batch_begin(struct ra_batch *b, unsigned long window_pages)
+void ra_batch_begin(struct ra_batch *b, const struct file_ra_state *ra,
+		    unsigned long window_pages)
 {
+	b->no_marks = ra && ra->no_lookahead;
 	INIT_LIST_HEAD(&b->pages);
 	b->nr = 0;
 	b->window_pages = window_pages;
@@ -377,7 +430,7 @@ int ra_batch_add_folio(struct address_space *mapping, struct ra_batch *b, pgoff_
 		set_page_ra_window(page, b->window);
 		set_page_folio_order(page, order);
 		/* the folio's mark: on each of its pages, so a reader meets it on any */
-		if (mark)
+		if (mark && !b->no_marks)
 			SetPageReadahead(page);
 		SetPageReadaheadIO(page);
 		ra_page_born(page, b->born_ns);

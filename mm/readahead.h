@@ -41,11 +41,26 @@ extern const char *const ra_fadvise_names[];	/* "normal", ..., NULL */
 
 /* What struct ra_algorithm.flags say about an algorithm. */
 #define RA_ALGO_NO_WINDOW	0x01	/* never reads ahead: ra_pages is 0, ra_kb= refused */
-#define RA_ALGO_KEEPS_PREV	0x02	/* keeps prev_index itself (the read paths do not) */
-#define RA_ALGO_AHEAD_WINDOW	0x04	/* has 2.6.20's ahead window (traced) */
-#define RA_ALGO_LOOKAHEAD	0x08	/* honours no_lookahead (bench ra_async=0) */
-#define RA_ALGO_FAULT_NO_PREV	0x10	/* a fault does not move prev_index (mainline) */
-#define RA_ALGO_LINUX_EVENTS	0x20	/* records Linux's tracepoints itself (ratrace format=linux) */
+#define RA_ALGO_MARKS		0x02	/* sets PG_readahead marks (bench ra_async=0: none) */
+#define RA_ALGO_LINUX_EVENTS	0x04	/* records Linux's tracepoints itself (ratrace format=linux) */
+#define RA_ALGO_DEFAULT		0x08	/* ra= when the command line names none */
+
+/*
+ * What kind of decision a trace case is, for the counters every algorithm
+ * reports alike (RESULT's ra_seq_first, ra_seq_next, ra_random).
+ */
+enum ra_case_kind {
+	RA_KIND_OTHER,
+	RA_KIND_FIRST,		/* a new sequential window */
+	RA_KIND_NEXT,		/* the window pushed on */
+	RA_KIND_RANDOM,		/* a read read as is */
+};
+
+/* A trace case an algorithm declares for itself (struct ra_algorithm.cases). */
+struct ra_case_desc {
+	const char *name;	/* as ratrace and the RESULT lines print it */
+	enum ra_case_kind kind;
+};
 
 /*
  * A readahead algorithm. Every hook but ->sync may be NULL. @req_size is
@@ -69,13 +84,29 @@ extern const char *const ra_fadvise_names[];	/* "normal", ..., NULL */
  * ->readdir	directory block @index of the block device is about to be read
  *		for the directory open as @filp; NULL: ra_readdir_generic().
  * ->init	reset the algorithm's own state (a new open or a switch to it).
+ * ->read_end	a read() (or splice) ends with @index the page after the last
+ *		one it read; NULL: the read path keeps prev_index (= @index),
+ *		as 2.6.22 does. An algorithm that keeps it itself does nothing.
+ * ->fault_end	a fault found its page at @index; NULL: prev_index = @index
+ *		(2.6.22's filemap_nopage()).
+ *
+ * Trace cases: the shared ones (enum ra_case) any algorithm may record; an
+ * algorithm's own are @cases (@nr_cases of them), numbered from
+ * *@case_base, which the registry sets (RA_OWN_CASE()).
  */
 struct ra_algorithm {
 	const char *name;	/* as ra= spells it */
 	const char *title;	/* a table's column: "2.6.20", "on-demand" */
 	const char *help;	/* one line: what it is and where it comes from */
 	unsigned int flags;	/* RA_ALGO_* */
+	/* ra=all's order: the seeds' pair first (1: 2.6.20, 2: on-demand), 0: by name after */
+	unsigned int order;
+	const struct ra_case_desc *cases;
+	unsigned int nr_cases;
+	unsigned int *case_base;
 	void (*init)(struct file_ra_state *ra);
+	void (*read_end)(struct file_ra_state *ra, pgoff_t index);
+	void (*fault_end)(struct file_ra_state *ra, pgoff_t index);
 	unsigned long (*request)(struct address_space *mapping, struct file_ra_state *ra,
 				 struct file *filp, pgoff_t offset, unsigned long req_size);
 	bool (*sync)(struct address_space *mapping, struct file_ra_state *ra, struct file *filp,
@@ -116,8 +147,8 @@ struct ra_algorithm {
 	static const struct ra_algorithm *const __ra_algorithm_##algo                   \
 		__attribute__((used, section("ra_algorithms"), aligned(8))) = &(algo)
 
-/* The algorithms of this tree that other code names directly. */
-extern const struct ra_algorithm ra_algo_ondemand, ra_algo_legacy, ra_algo_off;
+/* An algorithm's own case @c (its enum) as the trace and counters number it. */
+#define RA_OWN_CASE(base, c)	((enum ra_case)((base) + (c)))
 
 /* Default maximum readahead and the floor of the legacy window (include/linux/mm.h). */
 #define VM_MAX_READAHEAD	128	/* KiB */
@@ -141,12 +172,11 @@ static inline bool ra_kb_valid(uint64_t kb)
 	return kb <= RA_MAX_KB && kb % (PAGE_CACHE_SIZE / 1024) == 0;
 }
 
-/* Legacy: turn readahead off after this many pages were found cached. */
-#define VM_MAX_CACHE_HIT	256
-#define RA_FLAG_MISS	0x01	/* a cache miss occurred against this file */
-#define RA_FLAG_INCACHE	0x02	/* file is already in cache */
-
-/* What one call into the readahead code decided (the trace's "case"). */
+/*
+ * What one call into the readahead code decided (the trace's "case"): the
+ * cases shared by the algorithms of the on-demand family and the core;
+ * an algorithm's own come after them (struct ra_algorithm.cases).
+ */
 enum ra_case {
 	RA_CASE_SEQ_NEXT,	/* on-demand: lookahead/readahead hit, push the window on */
 	RA_CASE_RANDOM,		/* on-demand: small standalone read, read as is */
@@ -156,20 +186,14 @@ enum ra_case {
 	RA_CASE_OFF,		/* ra_pages == 0: no readahead */
 	RA_CASE_AROUND,		/* mmap read-around in the fault path */
 	RA_CASE_FORCED,		/* force_page_cache_readahead() */
-	RA_CASE_LEGACY_FIRST,	/* legacy: first sequential access, new current window */
-	RA_CASE_LEGACY_RANDOM,	/* legacy: random access, ra_off() and read as is */
-	RA_CASE_LEGACY_AHEAD,	/* legacy: built a new ahead window */
-	RA_CASE_LEGACY_WINDOW,	/* legacy: inside the current window, nothing to do */
-	RA_CASE_LEGACY_INCACHE,	/* legacy: turned off by RA_FLAG_INCACHE, return */
-	RA_CASE_LEGACY_MISS,	/* legacy: handle_ra_miss() */
 	RA_CASE_CONTEXT,	/* context: a window sized from the cached pages behind */
 	RA_CASE_HOLE_SCAN,	/* a mark hit without state: window from the next hole */
-	RA_CASE_THRASHED,	/* thrash-safe: the window was thrashed, shrink it */
-	RA_CASE_STREAM_NEW,	/* zfetch: a new stream */
-	RA_CASE_STREAM_HIT,	/* zfetch: a read at a stream's next block */
 	RA_CASE_FADV_RANDOM,	/* FADV_RANDOM: the request as is, whatever the algorithm */
-	RA_NR_CASES
+	RA_NR_SHARED_CASES
 };
+
+/* Room for the shared cases and every algorithm's own (the registry checks). */
+#define RA_NR_CASES	40
 
 /*
  * Lead time: from a page's readahead submission to its first use by a
@@ -212,13 +236,6 @@ struct file_ra_state {
 	pgoff_t ra_index;		/* begin offset */
 	pgoff_t lookahead_index;	/* time to do next readahead */
 	pgoff_t readahead_index;	/* end offset */
-	/* legacy 2.6.20 (the lines patch 010 removes) */
-	unsigned long start;		/* current window */
-	unsigned long size;
-	unsigned long flags;		/* RA_FLAG_* */
-	unsigned long cache_hit;	/* cache hit count */
-	unsigned long ahead_start;	/* ahead window */
-	unsigned long ahead_size;
 	/* shared */
 	unsigned long ra_pages;		/* maximum readahead window */
 	unsigned long mmap_hit;		/* cache hit stat for mmap accesses */
@@ -235,9 +252,10 @@ struct file_ra_state {
 	/* The last fault waited (page missing or under I/O) or started an async window. */
 	bool fault_waited;
 	/*
-	 * On-demand without its look-ahead mark (bench ra_async=0): every
-	 * window is read when the reader misses its first page, never ahead of
-	 * it; the raw cost of giving up pipelining.
+	 * Readahead without look-ahead marks (bench ra_async=0): the core sets
+	 * none, whatever the algorithm (RA_ALGO_MARKS), so every window is read
+	 * when the reader misses its first page, never ahead of it; the raw
+	 * cost of giving up pipelining.
 	 */
 	bool no_lookahead;
 	/* fadvise() advice (FADV_*): every algorithm's windows honour it (mm/readahead.c) */
@@ -319,6 +337,24 @@ static inline void ra_set_window(struct file_ra_state *ra, pgoff_t offset, pgoff
 	ra->lookahead_index = start + size - min(async_size, size);
 }
 
+/* A read() ends before page @index: the algorithm's ->read_end, or prev_index = @index. */
+static inline void ra_read_end(struct file_ra_state *ra, pgoff_t index)
+{
+	if (ra->algo->read_end)
+		ra->algo->read_end(ra, index);
+	else
+		ra->prev_index = index;
+}
+
+/* A fault found page @index: the algorithm's ->fault_end, or prev_index = @index. */
+static inline void ra_fault_end(struct file_ra_state *ra, pgoff_t index)
+{
+	if (ra->algo->fault_end)
+		ra->algo->fault_end(ra, index);
+	else
+		ra->prev_index = index;
+}
+
 /* --- choosing the algorithm (mm/readahead.c) ---------------------------------- */
 
 /* Boot defaults: the ra= and ra_kb= parameters (mm/racmd.c sets them at boot). */
@@ -335,6 +371,11 @@ const struct ra_algorithm *ra_algo_find(const char *name);
 const char *const *ra_algo_names(void);
 /* "context|legacy|..." into @buf: what ra= accepts, for help and error lines. */
 const char *ra_algo_list(char *buf, size_t len);
+/*
+ * ra=all: every algorithm that reads ahead, the seeds' pair first (by
+ * .order), then the rest by name; at most @max into @out, how many.
+ */
+unsigned int ra_algo_all(const struct ra_algorithm **out, unsigned int max);
 
 /*
  * Set the defaults for files opened from now on and install the thrashing
@@ -446,8 +487,10 @@ struct ra_batch {
 	unsigned long window_pages;	/* the window's size, for thrashed-window counting */
 	uint32_t window;
 	uint64_t born_ns;
+	bool no_marks;			/* @ra's no_lookahead (bench ra_async=0) */
 };
-void ra_batch_begin(struct ra_batch *b, unsigned long window_pages);
+void ra_batch_begin(struct ra_batch *b, const struct file_ra_state *ra,
+		    unsigned long window_pages);
 /*
  * Add the folio of 2^@order pages at @index (aligned to its size): 0,
  * -EEXIST if any of its pages is cached (nothing added), -ENOMEM, -EINVAL.
@@ -539,7 +582,8 @@ struct ra_trace_event {
 	unsigned long ra_size;		/*   pages (Linux: size) */
 	unsigned long la_size;		/*   lookahead pages (Linux: async_size,
 					 *   lookahead_size) */
-	pgoff_t ahead_start;		/* legacy: ahead window */
+	bool has_ahead;			/* 2.6.20's ahead window (struct ra_call) */
+	pgoff_t ahead_start;
 	unsigned long ahead_size;
 	unsigned long actual;		/* pages submitted for I/O */
 	/* Linux's tracepoints only */
@@ -576,6 +620,9 @@ extern bool ra_decision_timing;
 struct ra_call {
 	enum ra_case rcase;
 	bool async, congested;
+	/* 2.6.20's ahead window, for the trace: has_ahead set by an algorithm that has one */
+	bool has_ahead;
+	unsigned long ahead_start, ahead_size;
 	bool deferred;			/* a window was put off: the queue was congested */
 	unsigned long actual;		/* pages submitted */
 	unsigned int sync_ios, async_ios;
@@ -599,7 +646,12 @@ const struct ra_trace_event *ra_trace_get(unsigned int i);
 uint64_t ra_trace_total(void);
 /* Forget every event and zero the global counters. */
 void ra_trace_reset(void);
-const char *ra_case_name(enum ra_case c);
+const char *ra_case_name(unsigned int c);
+/* How many cases are numbered: the shared ones and every registered algorithm's. */
+unsigned int ra_case_count(void);
+/* The case named @name (shared or an algorithm's own), or -1. */
+int ra_case_find(const char *name);
+enum ra_case_kind ra_case_kind(unsigned int c);
 /* The tail of @name an event keeps (RA_TRACE_NAME bytes with the NUL): paths end telling. */
 void ra_trace_name_tail(char *dst, const char *name);
 /* Print event @e as one "ratrace:" line of key=value pairs. */
@@ -648,6 +700,8 @@ void ra_file_stats(const struct file_ra_state *ra, struct ra_stats *out);
 /* @d = @a - @b, counter by counter: what happened between two snapshots. */
 void ra_stats_sub(struct ra_stats *d, const struct ra_stats *a, const struct ra_stats *b);
 unsigned long ra_stats_calls(const struct ra_stats *st);
+/* Calls whose case is of @kind (ra_case_kind()). */
+unsigned long ra_calls_of_kind(const struct ra_stats *st, enum ra_case_kind kind);
 
 /* Per-file arguments for commands: ra=NAME (ra_algo_list()) ra_kb=N. */
 #define RA_KV_SPECS                                                              \

@@ -6,6 +6,13 @@
 # SRCDIR holds newlib-*.tar.xz (/usr/src/newlib). The shell looks for it, not
 # make: make caches directory listings from before tools/deps.sh installed it.
 set -eu
+case "${1:-}" in
+-h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+esac
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+	echo "build-newlib: usage: tools/build-newlib.sh SRCDIR OUTDIR [CROSS_PREFIX]" >&2
+	exit 1
+fi
 tarball=$(ls "$1"/newlib-*.tar.xz 2>/dev/null | sort | tail -n 1)
 out=$(realpath -m "$2")
 cross=${3:-}

@@ -1,7 +1,12 @@
 #!/bin/sh
 # Install the Debian packages lookahead needs when any is missing: as root
 # with apt-get; otherwise print the one command that would do it.
+# usage: tools/deps.sh    (exit 0 when nothing is missing or all was installed)
 set -eu
+case "${1:-}" in
+-h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+?*) echo "deps: no arguments (see --help)" >&2; exit 1 ;;
+esac
 need=""
 have() { command -v "$1" >/dev/null 2>&1; }
 pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }

@@ -19,6 +19,12 @@ int main(int argc, char **argv)
 	char *end;
 	FILE *f;
 
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: patgen FILE SIZE\n"
+		       "  a bench pattern file (bench/pattern.h) of SIZE bytes: each 8-byte\n"
+		       "  word a function of the file's name and its offset\n");
+		return 0;
+	}
 	if (argc != 3) {
 		fprintf(stderr, "usage: patgen FILE SIZE\n");
 		return 2;

@@ -19,8 +19,24 @@
 #define TESTS_COMMON_TEST_RA_HARNESS_H
 
 #include "drivers/blkdev.h"
+#include "fs/vfs.h"
 #include "kernel/ktest.h"
 #include "mm/filemap.h"
+
+/* The algorithms the tests open files with by name (each in its mm/readahead-*.c). */
+extern const struct ra_algorithm ra_algo_ondemand, ra_algo_legacy, ra_algo_off;
+
+/*
+ * An algorithm's own trace case by its name ("legacy-first"), as the
+ * registry numbered it; an unknown name is a test bug (RA_NR_CASES, which
+ * no event carries).
+ */
+static inline enum ra_case rah_case(const char *name)
+{
+	int c = ra_case_find(name);
+
+	return (enum ra_case)(c < 0 ? RA_NR_CASES : c);
+}
 
 #define RAH_MAX_IO		512
 #define RAH_MAX_READ_PAGES	128	/* largest rah_read() */

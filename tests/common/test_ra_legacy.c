@@ -35,13 +35,13 @@ static void test_legacy_seq1(struct ktest *t)
 	 * 12: [28,60).  28: [60,92).  60: [92,124).  92: [124,156): 4 pages.
 	 * 124: [156,188): nothing left, cache_hit 32.
 	 */
-	static const struct rah_event first[] = {
-		{ RA_CASE_LEGACY_FIRST, 0, 1, 0, 4, 0, 4 },
-		{ RA_CASE_LEGACY_AHEAD, 1, 1, 0, 4, 0, 8 },
-		{ RA_CASE_LEGACY_WINDOW, 2, 1, 0, 4, 0, 0 },
-		{ RA_CASE_LEGACY_WINDOW, 3, 1, 0, 4, 0, 0 },
-		{ RA_CASE_LEGACY_AHEAD, 4, 1, 4, 8, 0, 16 },
-		{ RA_CASE_LEGACY_WINDOW, 5, 1, 4, 8, 0, 0 },
+	const struct rah_event first[] = {
+		{ rah_case("legacy-first"), 0, 1, 0, 4, 0, 4 },
+		{ rah_case("legacy-ahead"), 1, 1, 0, 4, 0, 8 },
+		{ rah_case("legacy-window"), 2, 1, 0, 4, 0, 0 },
+		{ rah_case("legacy-window"), 3, 1, 0, 4, 0, 0 },
+		{ rah_case("legacy-ahead"), 4, 1, 4, 8, 0, 16 },
+		{ rah_case("legacy-window"), 5, 1, 4, 8, 0, 0 },
 	};
 	static const struct rah_io io[] = {
 		RP(0, 4), RP(4, 8), RP(12, 16), RP(28, 32), RP(60, 32), RP(92, 32), RP(124, 4),
@@ -56,14 +56,13 @@ static void test_legacy_seq1(struct ktest *t)
 	KT_EXPECT_TRUE(t, ra_trace_get(1)->async);	/* but not for the ahead window */
 	rah_read_one_by_one(t, &h, 6, 127);
 	KT_EXPECT_EQ(t, ra_trace_count(), 128);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_FIRST), 1);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_AHEAD), 7);	/* 1 4 12 28 60 92 124 */
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_WINDOW), 120);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-first")), 1);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-ahead")), 7);	/* 1 4 12 28 60 92 124 */
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-window")), 120);
 	e = ra_trace_get(124);
 	KT_ASSERT_TRUE(t, e != NULL);
 	KT_EXPECT_EQ(t, e->ahead_start, 156);
 	KT_EXPECT_EQ(t, e->ahead_size, 32);
-	KT_EXPECT_EQ(t, h.file.f_ra.cache_hit, 32);
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
 	ra_file_stats(&h.file.f_ra, &st);
 	KT_EXPECT_EQ(t, ra_stats_calls(&st), 128);
@@ -85,11 +84,11 @@ static void test_legacy_oversize(struct ktest *t)
 	 * read 64-127: call(64, 64): prev 95 >= 64: current [64,96), ahead
 	 *    [96,128); call(96, 32): prev 127: current [96,128), ahead [128,160)
 	 */
-	static const struct rah_event ev[] = {
-		{ RA_CASE_LEGACY_FIRST, 0, 64, 0, 32, 0, 64 },
-		{ RA_CASE_LEGACY_AHEAD, 32, 32, 32, 32, 0, 32 },
-		{ RA_CASE_LEGACY_AHEAD, 64, 64, 64, 32, 0, 32 },
-		{ RA_CASE_LEGACY_AHEAD, 96, 32, 96, 32, 0, 32 },
+	const struct rah_event ev[] = {
+		{ rah_case("legacy-first"), 0, 64, 0, 32, 0, 64 },
+		{ rah_case("legacy-ahead"), 32, 32, 32, 32, 0, 32 },
+		{ rah_case("legacy-ahead"), 64, 64, 64, 32, 0, 32 },
+		{ rah_case("legacy-ahead"), 96, 32, 96, 32, 0, 32 },
 	};
 	static const struct rah_io io[] = {
 		RP(0, 32), RP(32, 32), RP(64, 32), RP(96, 32), RP(128, 32),
@@ -129,7 +128,6 @@ static void test_legacy_cache_hot(struct ktest *t)
 		{ 1, 0, 4, 4, 8 }, { 4, 4, 8, 12, 16 }, { 12, 12, 16, 28, 32 },
 		{ 28, 28, 32, 60, 32 }, { 188, 188, 32, 220, 32 }, { 220, 0, 0, 0, 284 },
 	};
-	struct file_ra_state *ra = &h.file.f_ra;
 	unsigned long actual = 0;
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/legacy-hot", 512 * PAGE_SIZE, &ra_algo_legacy, 32), 0);
@@ -137,18 +135,18 @@ static void test_legacy_cache_hot(struct ktest *t)
 	rah_read_one_by_one(t, &h, 0, 511);
 	KT_EXPECT_EQ(t, h.nr_io, 0);
 	KT_EXPECT_EQ(t, ra_trace_count(), 512);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_FIRST), 1);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_AHEAD), 10);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_WINDOW), 210);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_INCACHE), 291);
-	KT_EXPECT_EQ(t, ra_trace_get(220)->rcase, RA_CASE_LEGACY_AHEAD);
-	KT_EXPECT_EQ(t, ra_trace_get(221)->rcase, RA_CASE_LEGACY_INCACHE);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-first")), 1);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-ahead")), 10);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-window")), 210);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-incache")), 291);
+	KT_EXPECT_EQ(t, ra_trace_get(220)->rcase, rah_case("legacy-ahead"));
+	KT_EXPECT_EQ(t, ra_trace_get(221)->rcase, rah_case("legacy-incache"));
 	for (unsigned int i = 0; i < ARRAY_SIZE(work); i++) {
 		const struct ra_trace_event *e = ra_trace_get((unsigned int)work[i].at);
 
 		KT_ASSERT_TRUE(t, e != NULL);
 		KT_EXPECT_EQ(t, e->offset, work[i].at);
-		KT_EXPECT_EQ(t, e->rcase, RA_CASE_LEGACY_AHEAD);
+		KT_EXPECT_EQ(t, e->rcase, rah_case("legacy-ahead"));
 		KT_EXPECT_EQ(t, e->ra_index, work[i].start);
 		KT_EXPECT_EQ(t, e->ra_size, work[i].size);
 		KT_EXPECT_EQ(t, e->ahead_start, work[i].ahead_start);
@@ -157,8 +155,6 @@ static void test_legacy_cache_hot(struct ktest *t)
 	for (unsigned int i = 0; i < ra_trace_count(); i++)
 		actual += ra_trace_get(i)->actual;
 	KT_EXPECT_EQ(t, actual, 0);
-	KT_EXPECT_TRUE(t, ra->flags & RA_FLAG_INCACHE);
-	KT_EXPECT_EQ(t, ra->cache_hit, 284);
 
 	/*
 	 * A miss turns it back on: 300 evicted, call(300) returns (INCACHE),
@@ -168,12 +164,10 @@ static void test_legacy_cache_hot(struct ktest *t)
 	KT_EXPECT_EQ(t, rah_evict(&h, 300, 1), 1);
 	KT_ASSERT_EQ(t, rah_read(&h, 300, 1), PAGE_SIZE);
 	KT_ASSERT_EQ(t, rah_read(&h, 301, 1), PAGE_SIZE);
-	KT_EXPECT_EQ(t, ra_trace_get(512)->rcase, RA_CASE_LEGACY_INCACHE);
-	KT_EXPECT_EQ(t, ra_trace_get(513)->rcase, RA_CASE_LEGACY_MISS);
-	KT_EXPECT_EQ(t, ra_trace_get(514)->rcase, RA_CASE_LEGACY_FIRST);
+	KT_EXPECT_EQ(t, ra_trace_get(512)->rcase, rah_case("legacy-incache"));
+	KT_EXPECT_EQ(t, ra_trace_get(513)->rcase, rah_case("legacy-miss"));
+	KT_EXPECT_EQ(t, ra_trace_get(514)->rcase, rah_case("legacy-first"));
 	KT_EXPECT_EQ(t, ra_trace_get(514)->ra_index, 301);
-	KT_EXPECT_TRUE(t, !(ra->flags & RA_FLAG_INCACHE));
-	KT_EXPECT_EQ(t, ra->cache_hit, 4);
 	KT_EXPECT_EQ(t, h.nr_io, 1);
 	KT_EXPECT_EQ(t, h.io[0].op, RAH_READPAGE);
 	KT_EXPECT_EQ(t, h.bad_words, 0);
@@ -192,15 +186,15 @@ static void test_legacy_interleaved(struct ktest *t)
 	 *    then 2 pages a burst; B brings 2 pages a burst from the start.
 	 * 40 calls (20 first, 19 random, 1 ahead), 19 I/Os, 46 pages.
 	 */
-	static const struct rah_event ev[] = {
-		{ RA_CASE_LEGACY_FIRST, 0, 1, 0, 4, 0, 4 },
-		{ RA_CASE_LEGACY_AHEAD, 1, 1, 0, 4, 0, 8 },
-		{ RA_CASE_LEGACY_RANDOM, 1000, 1, 0, 0, 0, 1 },
-		{ RA_CASE_LEGACY_FIRST, 1001, 1, 1001, 4, 0, 4 },
-		{ RA_CASE_LEGACY_RANDOM, 2, 1, 0, 0, 0, 0 },
-		{ RA_CASE_LEGACY_FIRST, 3, 1, 3, 4, 0, 0 },
-		{ RA_CASE_LEGACY_RANDOM, 1002, 1, 0, 0, 0, 0 },
-		{ RA_CASE_LEGACY_FIRST, 1003, 1, 1003, 4, 0, 2 },
+	const struct rah_event ev[] = {
+		{ rah_case("legacy-first"), 0, 1, 0, 4, 0, 4 },
+		{ rah_case("legacy-ahead"), 1, 1, 0, 4, 0, 8 },
+		{ rah_case("legacy-random"), 1000, 1, 0, 0, 0, 1 },
+		{ rah_case("legacy-first"), 1001, 1, 1001, 4, 0, 4 },
+		{ rah_case("legacy-random"), 2, 1, 0, 0, 0, 0 },
+		{ rah_case("legacy-first"), 3, 1, 3, 4, 0, 0 },
+		{ rah_case("legacy-random"), 1002, 1, 0, 0, 0, 0 },
+		{ rah_case("legacy-first"), 1003, 1, 1003, 4, 0, 2 },
 	};
 	static const struct rah_io io[] = {
 		RP(0, 4), RP(4, 8), RP(1000, 1), RP(1001, 4),
@@ -230,9 +224,9 @@ static void test_legacy_interleaved(struct ktest *t)
 		}
 	}
 	KT_EXPECT_EQ(t, ra_trace_count(), 40);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_FIRST), 20);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_RANDOM), 19);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_AHEAD), 1);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-first")), 20);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-random")), 19);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-ahead")), 1);
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
 	for (unsigned int i = 0; i < h.nr_io; i++)
 		pages += h.io[i].nr;
@@ -276,7 +270,7 @@ static void test_legacy_thrash(struct ktest *t)
 	/* 41 calls before; then 19 (window, miss) pairs, ahead + miss at 60,
 	 * 31 pairs, ahead at 92 and 8 window calls */
 	KT_EXPECT_EQ(t, ra_trace_count(), 41 + 38 + 2 + 62 + 1 + 8);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_MISS), 51);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-miss")), 51);
 	ra_file_stats(&h.file.f_ra, &st);
 	KT_EXPECT_EQ(t, st.thrashed_pages, 51);
 	/* the two windows that lost pages, each once; two new ones after */
@@ -305,7 +299,7 @@ static void test_legacy_congested(struct ktest *t)
 	KT_EXPECT_GE(t, st.sync_ios, 4);
 	/* pages 0..100: every read after the first puts the ahead window off */
 	KT_EXPECT_EQ(t, st.deferred, 100);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_AHEAD), 100);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-ahead")), 100);
 	KT_EXPECT_EQ(t, st.readpage_ios, 0);
 	KT_EXPECT_EQ(t, h.pages_read, st.pages);
 	KT_EXPECT_EQ(t, h.bad_words, 0);

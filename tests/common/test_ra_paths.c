@@ -5,6 +5,8 @@
  * the read path (one ->readpage retry, then -EIO). Sequences worked out by
  * hand as in test_ra_ondemand.c and test_ra_legacy.c.
  */
+#include <string.h>
+
 #include "tests/common/test_ra_harness.h"
 
 static struct ra_harness h;
@@ -105,7 +107,7 @@ static void test_fault_legacy_sequential(struct ktest *t)
 	fault_range(t, 0, 63, FAULT_ADV_SEQUENTIAL);
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
 	KT_EXPECT_EQ(t, ra_trace_count(), 64);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_AHEAD), 5);	/* 1 4 12 28 60 */
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-ahead")), 5);	/* 1 4 12 28 60 */
 	rah_close(&h);
 }
 
@@ -190,9 +192,9 @@ static void test_splice_legacy(struct ktest *t)
 	splice_all(t, 256 * PAGE_SIZE);
 	rah_expect_io(t, &h, io, ARRAY_SIZE(io));
 	KT_EXPECT_EQ(t, ra_trace_count(), 16);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_FIRST), 1);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_AHEAD), 8);	/* 16 32 64 ... 224 */
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_LEGACY_WINDOW), 7);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-first")), 1);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-ahead")), 8);	/* 16 32 64 ... 224 */
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("legacy-window")), 7);
 	rah_close(&h);
 }
 
@@ -366,6 +368,88 @@ static void test_window_from_device(struct ktest *t)
 	rah_close(&h);
 }
 
+/* --- the read path through an actor (do_generic_mapping_read_actor) ------------- */
+
+#define ACTOR_EVENTS 64
+
+struct actor_check {
+	loff_t pos;		/* the file offset of the next byte handed on */
+	unsigned long bad_words, pieces;
+	size_t largest;
+};
+
+/* Each piece must be the file's data at the offset the pieces so far reach. */
+static void check_piece(void *ctx, const void *data, size_t len)
+{
+	struct actor_check *c = ctx;
+
+	for (size_t b = 0; b + 4 <= len; b += 4) {
+		loff_t at = c->pos + (loff_t)b;
+		uint32_t got;
+
+		memcpy(&got, (const char *)data + b, 4);
+		if (got != rah_word((pgoff_t)(at >> PAGE_SHIFT),
+				    (unsigned int)(at & (PAGE_SIZE - 1)) / 4))
+			c->bad_words++;
+	}
+	c->pos += (loff_t)len;
+	c->pieces++;
+	c->largest = max(c->largest, len);
+}
+
+/*
+ * A read through an actor is the same request as into a buffer: the same
+ * readahead decisions (the whole length is their req_size), the same I/O,
+ * and the same data, handed on a page at most at a time.
+ */
+static void test_actor_read(struct ktest *t)
+{
+	static const struct ra_algorithm *const algos[] = { &ra_algo_ondemand, &ra_algo_legacy };
+	static struct ra_trace_event want[ACTOR_EVENTS];
+	static struct rah_io want_io[RAH_MAX_IO];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(algos); i++) {
+		struct actor_check c = { .pos = 0 };
+		unsigned int nev, nio;
+		loff_t pos = 0;
+
+		/* 100 pages into a buffer: what the actor's read must do */
+		KT_ASSERT_EQ(t, rah_open(&h, "/actor", 256 * PAGE_SIZE, algos[i], 32), 0);
+		KT_EXPECT_EQ(t, rah_read(&h, 0, 100), 100 * PAGE_SIZE);
+		nev = min_t(unsigned int, ra_trace_count(), ACTOR_EVENTS);
+		for (unsigned int e = 0; e < nev; e++)
+			want[e] = *ra_trace_get(e);
+		nio = h.nr_io;
+		memcpy(want_io, h.io, nio * sizeof(*want_io));
+		KT_EXPECT_EQ(t, h.bad_words, 0);
+		rah_close(&h);
+		KT_EXPECT_EQ(t, want[0].req_size, 100);
+
+		KT_ASSERT_EQ(t, rah_open(&h, "/actor", 256 * PAGE_SIZE, algos[i], 32), 0);
+		KT_EXPECT_EQ(t, do_generic_mapping_read_actor(&h.file, 100 * PAGE_SIZE, &pos,
+							      check_piece, &c),
+			     100 * PAGE_SIZE);
+		KT_EXPECT_EQ(t, pos, 100 * PAGE_SIZE);
+		KT_EXPECT_EQ(t, c.pieces, 100);
+		KT_EXPECT_EQ(t, c.largest, PAGE_SIZE);
+		KT_EXPECT_EQ(t, c.bad_words, 0);
+		KT_EXPECT_EQ(t, ra_trace_count(), nev);
+		for (unsigned int e = 0; e < nev && e < ra_trace_count(); e++) {
+			const struct ra_trace_event *g = ra_trace_get(e), *w = &want[e];
+
+			KT_EXPECT_EQ(t, g->rcase, w->rcase);
+			KT_EXPECT_EQ(t, g->offset, w->offset);
+			KT_EXPECT_EQ(t, g->req_size, w->req_size);
+			KT_EXPECT_EQ(t, g->ra_index, w->ra_index);
+			KT_EXPECT_EQ(t, g->ra_size, w->ra_size);
+			KT_EXPECT_EQ(t, g->la_size, w->la_size);
+			KT_EXPECT_EQ(t, g->actual, w->actual);
+		}
+		KT_EXPECT_TRUE(t, rah_expect_io(t, &h, want_io, nio));
+		rah_close(&h);
+	}
+}
+
 KTEST_SUITE(ra_paths, rah_suite_ready,
 	    KTEST_CASE(test_fault_sequential), KTEST_CASE(test_fault_normal),
 	    KTEST_CASE(test_fault_random), KTEST_CASE(test_fault_legacy_sequential),
@@ -374,4 +458,4 @@ KTEST_SUITE(ra_paths, rah_suite_ready,
 	    KTEST_CASE(test_readdir_ondemand), KTEST_CASE(test_readdir_legacy),
 	    KTEST_CASE(test_error_retry), KTEST_CASE(test_error_persistent),
 	    KTEST_CASE(test_readpage_only), KTEST_CASE(test_off_keeps_mark),
-	    KTEST_CASE(test_window_from_device));
+	    KTEST_CASE(test_window_from_device), KTEST_CASE(test_actor_read));

@@ -58,8 +58,8 @@ static void test_thrash_safe_sequential(struct ktest *t)
  */
 static void test_thrash_safe_thrashed(struct ktest *t)
 {
-	static const struct rah_event ev[] = {
-		{ RA_CASE_THRASHED, 96, 4, 96, 16, 0, 16 },
+	const struct rah_event ev[] = {
+		{ rah_case("thrashed"), 96, 4, 96, 16, 0, 16 },
 		{ RA_CASE_CONTEXT, 112, 4, 112, 16, 3, 16 },
 		{ RA_CASE_HOLE_SCAN, 125, 3, 128, 26, 4, 26 },
 	};

@@ -179,8 +179,8 @@ static void test_result_keys(struct ktest *t)
 	file_ra_state_init(&f.f_ra, NULL);
 	file_ra_set_algo(&f.f_ra, &ra_algo_legacy);
 	file_ra_set_max_pages(&f.f_ra, 64);
-	f.f_ra.stats.calls[RA_CASE_LEGACY_FIRST] = 2;
-	f.f_ra.stats.calls[RA_CASE_LEGACY_AHEAD] = 3;
+	f.f_ra.stats.calls[rah_case("legacy-first")] = 2;
+	f.f_ra.stats.calls[rah_case("legacy-ahead")] = 3;
 	f.f_ra.stats.sync_ios = 2;
 	f.f_ra.stats.async_ios = 3;
 	f.f_ra.stats.pages = 100;

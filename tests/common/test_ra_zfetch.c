@@ -29,17 +29,17 @@ static struct ra_harness h;
  */
 static void test_zfetch_sequential(struct ktest *t)
 {
-	static const struct rah_event ev[] = {
-		{ RA_CASE_STREAM_NEW, 0, 32, 32, 0, 0, 0 },
+	const struct rah_event ev[] = {
+		{ rah_case("stream-new"), 0, 32, 32, 0, 0, 0 },
 		{ RA_CASE_RANDOM, 0, 32, 0, 32, 0, 32 },
 		{ RA_CASE_RANDOM, 32, 32, 32, 32, 0, 32 },
-		{ RA_CASE_STREAM_HIT, 32, 32, 64, 32, 0, 32 },
-		{ RA_CASE_STREAM_HIT, 64, 32, 96, 64, 0, 64 },
-		{ RA_CASE_STREAM_HIT, 96, 32, 160, 96, 0, 96 },
-		{ RA_CASE_STREAM_HIT, 128, 32, 256, 160, 0, 160 },
-		{ RA_CASE_STREAM_HIT, 160, 32, 416, 32, 0, 32 },
-		{ RA_CASE_STREAM_HIT, 192, 32, 448, 32, 0, 32 },
-		{ RA_CASE_STREAM_HIT, 224, 32, 480, 32, 0, 32 },
+		{ rah_case("stream-hit"), 32, 32, 64, 32, 0, 32 },
+		{ rah_case("stream-hit"), 64, 32, 96, 64, 0, 64 },
+		{ rah_case("stream-hit"), 96, 32, 160, 96, 0, 96 },
+		{ rah_case("stream-hit"), 128, 32, 256, 160, 0, 160 },
+		{ rah_case("stream-hit"), 160, 32, 416, 32, 0, 32 },
+		{ rah_case("stream-hit"), 192, 32, 448, 32, 0, 32 },
+		{ rah_case("stream-hit"), 224, 32, 480, 32, 0, 32 },
 	};
 
 	KT_ASSERT_TRUE(t, ZFETCH != NULL);
@@ -54,7 +54,7 @@ static void test_zfetch_sequential(struct ktest *t)
 	KT_ASSERT_EQ(t, rah_open(&h, "/zf-seq4", 512 * PAGE_SIZE, ZFETCH, 256), 0);
 	for (pgoff_t i = 0; i < 256; i++)
 		KT_ASSERT_EQ(t, rah_read(&h, i, 1), PAGE_SIZE);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_STREAM_NEW), 1);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("stream-new")), 1);
 	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_RANDOM), 2);	/* demand: records 0 and 1 */
 	KT_EXPECT_EQ(t, h.file.f_ra.stats.windows, 2 + 7);	/* and 7 prefetches */
 	rah_close(&h);
@@ -81,8 +81,8 @@ static void test_zfetch_interleaved(struct ktest *t)
 		KT_ASSERT_EQ(t, rah_read(&h, i, 32), 32 * PAGE_SIZE);
 		KT_ASSERT_EQ(t, rah_read(&h, 4096 + i, 32), 32 * PAGE_SIZE);
 	}
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_STREAM_NEW), 2);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_STREAM_HIT), 14);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("stream-new")), 2);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("stream-hit")), 14);
 	/* demand reads for each stream's first two records, then all prefetched */
 	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_RANDOM), 4);
 	rah_close(&h);
@@ -98,8 +98,8 @@ static void test_zfetch_interleaved(struct ktest *t)
 	 * before still there: 13 new streams and one hit (whose prefetch, B's
 	 * record 8, is cached).
 	 */
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_STREAM_NEW), 13);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_STREAM_HIT), 1);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("stream-new")), 13);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("stream-hit")), 1);
 	KT_EXPECT_EQ(t, h.bad_words, 0);
 	rah_close(&h);
 }
@@ -112,11 +112,11 @@ static void test_zfetch_interleaved(struct ktest *t)
  */
 static void test_zfetch_thrashed(struct ktest *t)
 {
-	static const struct rah_event ev[] = {
+	const struct rah_event ev[] = {
 		{ RA_CASE_RANDOM, 256, 32, 256, 32, 0, 32 },
-		{ RA_CASE_STREAM_HIT, 256, 32, 512, 32, 0, 32 },
+		{ rah_case("stream-hit"), 256, 32, 512, 32, 0, 32 },
 		{ RA_CASE_RANDOM, 288, 32, 288, 32, 0, 32 },
-		{ RA_CASE_STREAM_HIT, 288, 32, 544, 32, 0, 32 },
+		{ rah_case("stream-hit"), 288, 32, 544, 32, 0, 32 },
 	};
 
 	KT_ASSERT_EQ(t, rah_open(&h, "/zf-thrash", 1024 * PAGE_SIZE, ZFETCH, 256), 0);
@@ -142,7 +142,7 @@ static void test_zfetch_fault(struct ktest *t)
 	KT_ASSERT_EQ(t, rah_open(&h, "/zf-mmap", 512 * PAGE_SIZE, ZFETCH, 256), 0);
 	for (pgoff_t i = 0; i < 65; i++)
 		KT_ASSERT_EQ(t, rah_fault(&h, i, FAULT_ADV_NORMAL), 0);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_STREAM_NEW), 1);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("stream-new")), 1);
 	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_RANDOM), 2);
 	KT_EXPECT_EQ(t, h.file.f_ra.ra_index, 96);	/* the last prefetch: records 3-4 */
 	KT_EXPECT_EQ(t, ra_readahead_size(&h.file.f_ra), 64);
@@ -168,8 +168,8 @@ static void test_zfetch_cached(struct ktest *t)
 	KT_ASSERT_EQ(t, rah_populate(&h, 0, 512), 0);
 	for (pgoff_t i = 0; i < 256; i += 32)
 		KT_ASSERT_EQ(t, rah_read(&h, i, 32), 32 * PAGE_SIZE);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_STREAM_NEW), 1);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_STREAM_HIT), 7);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("stream-new")), 1);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("stream-hit")), 7);
 	for (unsigned int i = 0; i < ra_trace_count(); i++)
 		KT_EXPECT_EQ(t, ra_trace_get(i)->ra_size, 0);
 	rah_close(&h);
@@ -177,8 +177,8 @@ static void test_zfetch_cached(struct ktest *t)
 	KT_ASSERT_EQ(t, rah_open(&h, "/zf-unaligned", 512 * PAGE_SIZE, ZFETCH, 256), 0);
 	for (loff_t pos = 0; pos < 10 * (loff_t)sizeof(buf); pos += sizeof(buf))
 		KT_ASSERT_EQ(t, rah_pread(&h, pos, sizeof(buf), buf), (ssize_t)sizeof(buf));
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_STREAM_NEW), 1);
-	KT_EXPECT_EQ(t, rah_count_case(RA_CASE_STREAM_HIT), 9);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("stream-new")), 1);
+	KT_EXPECT_EQ(t, rah_count_case(rah_case("stream-hit")), 9);
 	rah_close(&h);
 }
 

@@ -103,21 +103,30 @@ static void check(void)
 {
 	const struct file_ra_state *ra = &h.file.f_ra;
 	unsigned long limit = max(limit_seen, window_limit());
+	static int legacy_random = -2;
+	bool ahead = false;
 
+	if (legacy_random == -2)
+		legacy_random = ra_case_find("legacy-random");
 	if (h.bad_words)
 		fail("wrong data read", h.bad_words, 0);
 
 	for (unsigned int i = 0; i < ra_trace_count(); i++) {
 		const struct ra_trace_event *e = ra_trace_get(i);
 
-		if (e->rcase == RA_CASE_FORCED || e->rcase == RA_CASE_FADV_RANDOM || e->rcase == RA_CASE_OFF ||
-		    e->rcase == RA_CASE_RANDOM || e->rcase == RA_CASE_LEGACY_RANDOM)
+		if (e->rcase == RA_CASE_FORCED || e->rcase == RA_CASE_FADV_RANDOM ||
+		    e->rcase == RA_CASE_OFF || e->rcase == RA_CASE_RANDOM ||
+		    (int)e->rcase == legacy_random)
 			continue;	/* the reader's own request, not a window */
 		if (e->ra_size > limit)
 			fail("a window larger than the maximum", e->ra_size, limit);
 		/* 2.6.20 can submit its current and its ahead window in one call */
-		if (e->actual > limit * ((ra->algo->flags & RA_ALGO_AHEAD_WINDOW) ? 2 : 1))
+		if (e->actual > limit * (e->has_ahead ? 2 : 1))
 			fail("a submission larger than the maximum", e->actual, limit);
+		if (e->has_ahead && e->ahead_start && e->ahead_start != e->ra_index + e->ra_size)
+			fail("the ahead window does not follow the current one", e->ahead_start,
+			     e->ra_index + e->ra_size);
+		ahead |= e->has_ahead;
 	}
 	for (pgoff_t p = 0; p < file_pages; p++) {
 		long f = rah_page_flags(&h, p);
@@ -125,15 +134,10 @@ static void check(void)
 		if (f >= 0 && (f & BIT(PG_readahead)) && !was_marked[p] && !in_event_window(p))
 			fail("a mark outside the windows submitted", p, 0);
 	}
-	if (ra->algo->flags & RA_ALGO_AHEAD_WINDOW) {
-		if (ra->ahead_start && ra->ahead_start != ra->start + ra->size)
-			fail("the ahead window does not follow the current one", ra->ahead_start,
-			     ra->start + ra->size);
-	} else if (!(ra->ra_index <= ra->lookahead_index &&
-		     ra->lookahead_index <= ra->readahead_index &&
-		     ra->la_index <= ra->readahead_index)) {
+	if (!ahead && !(ra->ra_index <= ra->lookahead_index &&
+			ra->lookahead_index <= ra->readahead_index &&
+			ra->la_index <= ra->readahead_index))
 		fail("window indices out of order", ra->ra_index, ra->readahead_index);
-	}
 }
 
 static unsigned int take(const uint8_t **p, const uint8_t *end)

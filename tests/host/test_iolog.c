@@ -119,25 +119,42 @@ static void test_version3(struct ktest *t)
 	KT_EXPECT_EQ(t, log.count[IOLOG_TRIM], 1);
 }
 
+/*
+ * An action the parser does not know is an error naming its line and the
+ * word, where fio would skip it: a misspelt read must not vanish.
+ */
 static void test_unknown_actions(struct ktest *t)
 {
-	static const char text[] = "fio version 2 iolog\n"
-				   "f add\n"
-				   "f open\n"
-				   "f frobnicate\n"
-				   "g unlink 0 4096\n"
-				   "f datasync 0 0\n"
-				   "f read 0 1\n";
+	static const char v2[] = "fio version 2 iolog\n"
+				 "f add\n"
+				 "f open\n"
+				 "f read 0 1\n"
+				 "f raed 0 4096\n"
+				 "f read 4096 1\n";
+	static const char v3[] = "fio version 3 iolog\n"
+				 "0 f add\n"
+				 "0 f open\n"
+				 "5 f read 0 1\n"
+				 "9 f frobnicate\n";
+	static const char known[] = "fio version 2 iolog\nf add\nf open\nf datasync 0 0\n"
+				    "f read 0 1\n";
 	struct iolog log;
 	struct seen s;
 
-	KT_ASSERT_EQ(t, parse(&log, text, &s), 0);
-	KT_EXPECT_EQ(t, log.count[IOLOG_UNKNOWN], 2);
+	KT_EXPECT_EQ(t, parse(&log, v2, &s), -EINVAL);
+	KT_EXPECT_EQ(t, log.err_line, 5);
+	KT_EXPECT_STREQ(t, log.err,
+			"line 5: unknown action 'raed' (one of add, open, close, read, write, "
+			"sync, datasync, trim, wait)");
+	/* nothing after the bad line was handed on */
+	KT_EXPECT_EQ(t, s.n, 3);
+	KT_EXPECT_EQ(t, parse(&log, v3, NULL), -EINVAL);
+	KT_EXPECT_STREQ(t, log.err,
+			"line 5: unknown action 'frobnicate' (one of add, open, close, read, "
+			"write, sync, datasync, trim)");
+	/* the known actions other than reads still parse */
+	KT_EXPECT_EQ(t, parse(&log, known, NULL), 0);
 	KT_EXPECT_EQ(t, log.count[IOLOG_DATASYNC], 1);
-	KT_ASSERT_EQ(t, s.n, 6);
-	KT_EXPECT_EQ(t, s.ops[2].action, IOLOG_UNKNOWN);
-	KT_EXPECT_EQ(t, s.ops[2].file, -1);
-	KT_EXPECT_EQ(t, s.ops[3].action, IOLOG_UNKNOWN);
 }
 
 static void test_reopen(struct ktest *t)
@@ -313,6 +330,40 @@ static void test_callback_stops(struct ktest *t)
 	KT_EXPECT_EQ(t, log.count[IOLOG_READ], 0);
 }
 
+/* The replay's own limit (iolog_replay_check()): pauses of an hour with timing=recorded. */
+static int check_recorded(void *ctx, struct iolog *log, const struct iolog_op *op)
+{
+	return iolog_replay_check(log, op, *(bool *)ctx);
+}
+
+static void test_replay_check(struct ktest *t)
+{
+	static const char v2[] = "fio version 2 iolog\nf add\nf open\nf read 0 1\n"
+				 "f wait 3600000000 0\nf wait 3600000001 0\n";
+	static const char v3[] = "fio version 3 iolog\n0 f add\n0 f open\n5 f read 0 1\n"
+				 "3600000006 f read 0 4294967295\n";
+	struct iolog log;
+	bool recorded = true;
+
+	iolog_init(&log, t_files, T_FILES, t_hash, iolog_hash_slots(T_FILES));
+	KT_EXPECT_EQ(t, iolog_parse(&log, v2, strlen(v2), check_recorded, &recorded), -EINVAL);
+	KT_EXPECT_EQ(t, log.err_line, 6);
+	KT_EXPECT_STREQ(t, log.err,
+			"line 6: a pause of 3600 s; timing=recorded keeps pauses of up to an hour "
+			"(timing=asap drops them)");
+	iolog_init(&log, t_files, T_FILES, t_hash, iolog_hash_slots(T_FILES));
+	KT_EXPECT_EQ(t, iolog_parse(&log, v3, strlen(v3), check_recorded, &recorded), -EINVAL);
+	KT_EXPECT_EQ(t, log.err_line, 5);
+	/* timing=asap drops the pauses: both replay, and so does a read of 4 GiB - 1 */
+	recorded = false;
+	iolog_init(&log, t_files, T_FILES, t_hash, iolog_hash_slots(T_FILES));
+	KT_EXPECT_EQ(t, iolog_parse(&log, v2, strlen(v2), check_recorded, &recorded), 0);
+	iolog_init(&log, t_files, T_FILES, t_hash, iolog_hash_slots(T_FILES));
+	KT_EXPECT_EQ(t, iolog_parse(&log, v3, strlen(v3), check_recorded, &recorded), 0);
+	KT_EXPECT_EQ(t, log.files[0].max_end, 4294967295ULL);
+}
+
 KTEST_SUITE(iolog, NULL, KTEST_CASE(test_version2), KTEST_CASE(test_version3),
 	    KTEST_CASE(test_unknown_actions), KTEST_CASE(test_reopen), KTEST_CASE(test_many_files),
-	    KTEST_CASE(test_bad_logs), KTEST_CASE(test_bad_bytes), KTEST_CASE(test_callback_stops));
+	    KTEST_CASE(test_bad_logs), KTEST_CASE(test_bad_bytes), KTEST_CASE(test_callback_stops),
+	    KTEST_CASE(test_replay_check));

@@ -106,7 +106,7 @@ static unsigned long zfetch_distance_after(bool defer)
 		if (rah_read(&h, i, 64) != 64 * PAGE_SIZE)
 			return 0;
 	for (unsigned int i = 0; i < ra_trace_count(); i++)
-		if (ra_trace_get(i)->rcase == RA_CASE_STREAM_HIT && ra_trace_get(i)->ra_size)
+		if (ra_trace_get(i)->rcase == rah_case("stream-hit") && ra_trace_get(i)->ra_size)
 			last = ra_trace_get(i);
 	host_wait_hook = NULL;
 	rah_close(&h);

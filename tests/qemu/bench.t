@@ -8,7 +8,7 @@
 # the results folder tools/bench-report makes, and bad input.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 38
+tap_plan 39
 
 need_bench_image smoke
 IMG=build/img/bench-smoke.img
@@ -113,6 +113,8 @@ tap_is "$n" 2 "thrash files=1: a path= that is not a directory, and too few file
 qemu --mem 64M --disk "$IMG" --timeout 120 -- "run=bench sysbench threads=8 requests=200;bench interleave streams=4 share=1 order=random s=8m;bench oltp threads=4 s=16m transactions=20"
 tap_is "$QSTATUS" 0 "bench sysbench (8 threads), interleave (one open, random order) and oltp (4 threads)"
 check "sysbench, interleave and oltp: every byte verified, their keys" "len([r for r in R if r['verified'] and ((r['workload'] == 'sysbench' and r['threads'] == 8 and r['requests'] == 200 and r['calls'] == 200) or (r['workload'] == 'interleave' and r['test'] == 'random-shared' and r['streams'] == 4) or (r['workload'] == 'oltp' and r['threads'] == 4 and r['tps'] > 0))]) == 3"
+check "stall_frac is a fraction of the readers' time: stall_secs / (secs x threads), within [0, 1]" \
+	"len([r for r in R if r['workload'] in ('sysbench', 'oltp')]) == 2 and all(r['stall_secs'] > r['secs'] and 0 <= r['stall_frac'] <= 1 and abs(r['stall_frac'] - r['stall_secs'] / (r['secs'] * r['threads'])) < 1e-3 for r in R if r['workload'] in ('sysbench', 'oltp'))"
 
 # bad input: one error line naming what is wrong, and a failed command
 qemu --mem 64M --disk "$IMG" --timeout 60 -- "run=bench nosuch;bench iozone r=3;bench iozone colour=red;bench iozone i=read,bogus;bench suite=nosuch;bench pipeline ra=legacy ra_async=0;bench thrash streams=4 trace=5"

@@ -3,12 +3,13 @@
 # traces (tests/replay/) with every algorithm the kernel registers, every byte
 # verified; a sequential trace of one file gives exactly cat's disk requests
 # with every algorithm; timing=recorded takes at least the trace's own time;
-# writes, syncs, trims and unknown actions are counted and skipped; opens and
-# closes as logged or kept; a read error stops the replay saying where; and
+# writes, syncs and trims are counted and skipped; opens and
+# closes as logged or kept; a read of any size is one request, as readahead
+# sees it; a read error stops the replay saying where; and
 # every bad log is one error naming its line, with nothing replayed.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 28
+tap_plan 33
 
 # --- the suite on the shipped traces -------------------------------------------------------
 IMG=$(tools/mkbench --iolog tests/replay/*.log --files tests/replay/build-headers.sizes \
@@ -52,13 +53,15 @@ check "the suite ran every shipped log with every algorithm the kernel lists ($A
 check "every replay read every byte right, at the log's length" \
 	"all(r['verified'] is True and r['log_reads'] == r['calls'] for r in R)"
 check "the RESULT keys: time, disk reads, average request, stall, readahead, what was skipped" \
-	"all(k in r for r in R for k in ('secs', 'disk_reads', 'avg_req_kb', 'stall_secs', 'ra_windows', 'skipped_writes', 'skipped_syncs', 'skipped_trims', 'skipped_unknown', 'trace_secs', 'think_secs', 'clock'))"
+	"all(k in r for r in R for k in ('secs', 'disk_reads', 'avg_req_kb', 'stall_secs', 'ra_windows', 'skipped_writes', 'skipped_syncs', 'skipped_trims', 'trace_secs', 'waited_secs', 'clock'))"
 check "per-file lines: each file's reads add up to the run's, its disk I/Os to the run's submissions" \
 	"all(sum(f['reads'] for f in F if f['log'].endswith(r['test']) and f['ra'] == r['ra'] and f.get('suite') == 'replay') == r['calls'] and sum(f['ios'] for f in F if f['log'].endswith(r['test']) and f['ra'] == r['ra'] and f.get('suite') == 'replay') == r['ra_sync'] + r['ra_async'] + r['readpage_ios'] for r in R if r.get('suite') == 'replay')"
 check "timing=recorded: each replay takes at least its trace's own time (versions 2 and 3, fio's own)" \
 	"all(r['secs'] >= r['trace_secs'] > 0.01 for r in R if r.get('suite') == 'replay')"
+check "waited_secs: the log's pauses less what the reads took (less with ra=off's slower reads), at most the trace's time" \
+	"one('media-player.log', 'off', suite='replay')['waited_secs'] < one('media-player.log', 'ondemand', suite='replay')['waited_secs'] <= one('media-player.log', 'ondemand', suite='replay')['trace_secs']" "$SUITE"
 check "timing=asap drops the media player's 48 waits: faster than its 1.5 s of playback" \
-	"one('media-player.log', 'ondemand', suite=None).get('waits') == 48 and one('media-player.log', 'ondemand', suite=None)['secs'] < 0.5 and one('media-player.log', 'ondemand', suite=None)['think_secs'] == 0"
+	"one('media-player.log', 'ondemand', suite=None).get('waits') == 48 and one('media-player.log', 'ondemand', suite=None)['secs'] < 0.5 and one('media-player.log', 'ondemand', suite=None)['waited_secs'] == 0"
 check "readahead pays off on the paced stream: fewer, larger requests than ra=off" \
 	"one('media-player.log', 'ondemand', suite='replay')['disk_reads'] * 5 < one('media-player.log', 'off', suite='replay')['disk_reads']"
 tap_grep '^db-oltp.log +ondemand +[0-9.]+ +[0-9]+ +[0-9.]+ +[0-9.]+  verified$' "$SUITE" \
@@ -73,6 +76,8 @@ if [ "$(head -c 8 "$TAP_TMP/res/replay.png" 2>/dev/null | od -An -tx1 | tr -d ' 
 else
 	tap_not_ok "tools/bench-report: the replay table and replay.png" "$(tail -3 "$TAP_TMP/report.log")"
 fi
+tap_grep '^  linux +[0-9.]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+  verified$' "$TAP_TMP/res/table.txt" \
+	"the replay table: each algorithm by its ra= name, with its time deciding, waited and late lines"
 
 # --- traces made here: sequential, skips, reopen, short reads --------------------------------
 L=$TAP_TMP/logs
@@ -87,8 +92,8 @@ with open(d + "/seq.log", "w") as f:  # one file, in order, 64 KiB at a time: wh
     f.write("/data/seq.bin close\n")
 with open(d + "/skips.log", "w") as f:
     f.write("fio version 3 iolog\n0 /s add\n0 /s open\n10 /s read 0 4096\n20 /s write 0 4096\n"
-            "30 /s sync 0 0\n40 /s datasync 0 0\n50 /s trim 0 4096\n60 /s frobnicate 0 1\n"
-            "70 /s fadvise\n80 /s read 4096 4096\n90 /s close\n")
+            "30 /s sync 0 0\n40 /s datasync 0 0\n50 /s trim 0 4096\n60 /s sync 0 0\n"
+            "80 /s read 4096 4096\n90 /s close\n")
 with open(d + "/reopen.log", "w") as f:
     f.write("fio version 2 iolog\n/r add\n/r open\n/r read 0 65536\n/r close\n"
             "/r open\n/r read 65536 65536\n/r close\n")
@@ -96,6 +101,9 @@ with open(d + "/tail.log", "w") as f:  # a file of 10000 bytes: a short read, th
     f.write("fio version 2 iolog\n/t add\n/t open\n/t read 8192 4096\n/t read 10000 4096\n/t close\n")
 with open(d + "/tail.sizes", "w") as f:
     f.write("# tail.log's file\n/t 10000\n")
+with open(d + "/big.log", "w") as f:  # sort's reads: far larger than any buffer of the kernel's
+    f.write("fio version 3 iolog\n0 /big.bin add\n0 /big.bin open\n10 /big.bin read 0 20971520\n"
+            "20 /big.bin read 20971520 8388608\n30 /big.bin read 1000 5000000\n40 /big.bin close\n")
 PY
 IMG2=$(tools/mkbench --iolog "$L"/*.log --files "$L/tail.sizes" 2>"$TAP_TMP/mkbench2.log")
 [ -f "$IMG2" ] || sed 's/^/# /' "$TAP_TMP/mkbench2.log"
@@ -104,6 +112,7 @@ IMG2=$(tools/mkbench --iolog "$L"/*.log --files "$L/tail.sizes" 2>"$TAP_TMP/mkbe
 pre="drop_caches;cat /replay/logs/seq.log;stat /replay/files/data/seq.bin;rastat reset=1;diskstats"
 more="bench replay log=/replay/logs/skips.log;bench replay log=/replay/logs/reopen.log"
 more="$more;bench replay log=/replay/logs/reopen.log files=keep;bench replay log=/replay/logs/tail.log"
+more="$more;rastat reset=1;bench replay log=/replay/logs/big.log ra=ondemand;ratrace file=/replay/files/big.bin first=2"
 SEQ=$TAP_TMP/seq.log
 : >"$SEQ"
 status=0 run=""
@@ -120,7 +129,7 @@ for a in $ALGOS ""; do
 done
 qemu --mem 128M --disk "$IMG2" --timeout 60 -- "run=$more"
 [ "$QSTATUS" = 0 ] || status=$QSTATUS
-tap_is "$status" 0 "cat and bench replay of a sequential trace, every algorithm; skips, reopen, tail"
+tap_is "$status" 0 "cat and bench replay of a sequential trace, every algorithm; skips, reopen, tail, big"
 # for each algorithm: the disk's request counters around cat and around the replay, their
 # readahead counters and the readahead decisions (ratrace, times aside), pairwise
 if python3 - "$SEQ" "$ALGOS" >"$TAP_TMP/seq.txt" <<'PY'
@@ -168,14 +177,19 @@ else
 	tap_not_ok "a sequential trace gives exactly cat's disk requests (count, sectors, sizes, merges) and readahead decisions"
 fi
 cat "$TAP_TMP/seq.txt"
-check "skips.log: 1 write, 2 syncs, 1 trim, 2 unknown counted and skipped, its 2 reads replayed" \
-	"[(r['skipped_writes'], r['skipped_syncs'], r['skipped_trims'], r['skipped_unknown'], r['calls'], r['verified']) for r in R if r['test'] == 'skips.log'] == [(1, 2, 1, 2, 2, True)]"
-tap_grep '^bench replay: /replay/logs/skips.log: fio iolog version 3, 12 lines, 2 reads of 1 files; skipped: 1 writes, 2 syncs, 1 trims, 2 unknown; asap timing, files close$' "$QOUT" \
+check "skips.log: 1 write, 3 syncs, 1 trim counted and skipped, its 2 reads replayed" \
+	"[(r['skipped_writes'], r['skipped_syncs'], r['skipped_trims'], r['calls'], r['verified']) for r in R if r['test'] == 'skips.log'] == [(1, 3, 1, 2, True)]"
+tap_grep '^bench replay: /replay/logs/skips.log: fio iolog version 3, 11 lines, 2 reads of 1 files; skipped: 1 writes, 3 syncs, 1 trims; asap timing, files close$' "$QOUT" \
 	"the console says what was skipped"
 check "files=close opens the file twice as logged, files=keep once and keeps it" \
 	"[f['opens'] for f in F if f['log'].endswith('reopen.log')] == [2, 1] and [(r['kept_opens'], r['verified']) for r in R if r['test'] == 'reopen.log'] == [(0, True), (1, True)]"
 check "a read across the file's end is short, one at its end reads nothing, as the application saw" \
 	"[(r['bytes'], r['short_reads'], r['verified']) for r in R if r['test'] == 'tail.log'] == [(10000 - 8192, 2, True)]"
+
+check "big.log: reads of 20 MiB, 8 MiB and 5 MB replay whole, every byte verified, one call each" \
+	"[(r['calls'], r['bytes'], r['short_reads'], r['verified']) for r in R if r['test'] == 'big.log'] == [(3, 20971520 + 8388608 + 5000000, 0, True)]"
+tap_grep '^ratrace: t=[0-9.]+ file=/replay/files/big.bin algo=ondemand case=sequential-first offset=0 req=5120 ' "$QOUT" \
+	"big.log: one request as readahead sees it: the 20 MiB read's 5120 pages are its req_size"
 
 # --- a read error stops the replay, saying where -----------------------------------------------
 blk=$(debugfs -R "bmap /replay/files/data/seq.bin 1200" "$IMG2" 2>/dev/null)
@@ -201,11 +215,11 @@ printf 'fio version 2 iolog\n/f add\n/f read 0 4096\n/f open\n' >"$B/replay/logs
 printf 'fio version 2 iolog\n/f add\n/f open\n/f read 0 4096\n/f read 12288 4096\n' >"$B/replay/logs/pastend.log"
 printf 'fio version 3 iolog\n0 /missing add\n0 /missing open\n5 /missing read 0 1\n' >"$B/replay/logs/missing.log"
 printf 'fio version 3 iolog\n0 /../f add\n0 /../f open\n5 /../f read 0 1\n' >"$B/replay/logs/dotdot.log"
-printf 'fio version 2 iolog\n/f add\n/f open\n/f read 0 4194305\n' >"$B/replay/logs/bigread.log"
+printf 'fio version 2 iolog\n/f add\n/f open\n/f read 0 4096\n/f raed 0 4096\n' >"$B/replay/logs/misspelt.log"
 printf 'fio version 2 iolog\n/f add\n/f open\n/f read 0 1\n/f wait 3600000001 0\n' >"$B/replay/logs/bigwait.log"
 mke2fs -q -F -t ext2 -b 4096 -d "$B" "$TAP_TMP/bad.img" 8M >/dev/null 2>&1
 run="bench replay"
-for l in empty noversion noreads badnum neveradded beforeopen pastend missing dotdot bigread; do
+for l in empty noversion noreads badnum neveradded beforeopen pastend missing dotdot misspelt; do
 	run="$run;bench replay log=/replay/logs/$l.log"
 done
 run="$run;bench replay log=/replay/logs/bigwait.log timing=recorded"
@@ -222,7 +236,7 @@ want=(
 	'/replay/logs/pastend.log: line 5: a read at offset 12288 of /f, past what the image holds \(8192 bytes\)$'
 	'/replay/logs/missing.log: line 2: /missing: /replay/files/missing is not a file of the image'
 	"/replay/logs/dotdot.log: line 2: /../f is not a plain path"
-	'/replay/logs/bigread.log: line 4: a read of 4194305 bytes; the replay reads at most 4194304 at a time$'
+	"/replay/logs/misspelt.log: line 5: unknown action 'raed' \\(one of add, open, close, read, write, sync, datasync, trim, wait\\)$"
 	'/replay/logs/bigwait.log: line 5: a pause of 3600 s; timing=recorded keeps pauses of up to an hour'
 	'/nosuch.log: '
 )
@@ -238,6 +252,9 @@ tap_nogrep '^bench: replay ' "$QOUT" "nothing of a bad log is replayed"
 tools/mkbench --iolog "$B/replay/logs/badnum.log" >/dev/null 2>"$TAP_TMP/mk.err"
 tap_grep "^mkbench: .*badnum.log: line 4: offset '4x96' is not an unsigned decimal number$" "$TAP_TMP/mk.err" \
 	"tools/mkbench --iolog refuses a bad log with the kernel parser's message"
+tools/mkbench --iolog "$B/replay/logs/bigwait.log" >/dev/null 2>"$TAP_TMP/mk.err"
+tap_grep "^mkbench: .*bigwait.log: line 5: a pause of 3600 s; timing=recorded keeps pauses of up to an hour" \
+	"$TAP_TMP/mk.err" "tools/mkbench --iolog refuses, before any boot, what the replay cannot replay (naming the line)"
 printf '/f 100\n' >"$TAP_TMP/small.sizes"
 tools/mkbench --iolog "$B/replay/logs/pastend.log" --files "$TAP_TMP/small.sizes" >/dev/null 2>"$TAP_TMP/mk.err"
 tap_grep "^mkbench: .*pastend.log line 5: a read at offset 12288 of /f, past its size 100" "$TAP_TMP/mk.err" \

@@ -8,7 +8,7 @@
 # algorithms' results.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 14
+tap_plan 15
 
 need_bench_image smoke
 A=$TAP_TMP/a B=$TAP_TMP/b
@@ -38,6 +38,8 @@ tap_grep '^ *p004 +ondemand +256 +reverse +[0-9]+ ' "$A/table.txt" "table.txt: a
 png() { head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n'; }
 tap_is "$(png "$A/kbps-reverse.png")" 89504e470d0a1a0a "a PNG per figure and test (KB/s against ra_kb)"
 tap_grep '^set logscale x 2$' "$A/kbps-reverse.gp" "ra_kb's powers of two on a log2 axis"
+tap_grep '^set key outside right top vertical' "$A/kbps-reverse.gp" \
+	"the legend right of the plot, one curve a line: clear of the x axis' label"
 
 # the same points one boot at a time, and a point whose kernel key is wrong
 tools/sweep --suite smoke --out "$B" --timeout 120 -j 1 "$CMD" ra=legacy ra_kb=64,256,3 \

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# tools/bench without QEMU: replay's own --help; replay --logs naming a folder
+# that is not there (or not a folder), or none; a results folder from the
+# log of a run that failed becomes DIR-FAILED, never silently: the terminal's
+# last line says so and where, and a second failed run with the same --out
+# gets a folder of its own (DIR-FAILED-2), not one inside the first.
+cd "$(dirname "$0")/../.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "1..8"
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for d in "$@"; do echo "# $d"; done; }
+check() { # check NAME STATUS REGEX FILE
+	if [ "$st" = "$2" ] && grep -Eq -- "$3" "$4"; then ok "$1"; else
+		not_ok "$1" "exit $st (want $2); no line /$3/ in:" "$(cat "$4")"
+	fi
+}
+
+tools/bench replay --help >"$tmp/out" 2>&1; st=$?
+if [ $st = 0 ] && grep -q '^usage: tools/bench replay --logs DIR' "$tmp/out" &&
+	! grep -q 'smoke, quick or seeds' "$tmp/out"; then
+	ok "tools/bench replay --help: replay's own help"
+else
+	not_ok "tools/bench replay --help: replay's own help" "$(head -5 "$tmp/out")"
+fi
+tools/bench --help >"$tmp/out" 2>&1; st=$?
+check "tools/bench --help: the general help, pointing at replay's" 0 'tools/bench replay --help says more' \
+	"$tmp/out"
+
+tools/bench replay --logs "$tmp/missing" >"$tmp/out" 2>&1; st=$?
+check "replay --logs a folder that is not there: says so, exit 1" 1 \
+	"^bench: replay --logs $tmp/missing: no such directory$" "$tmp/out"
+: >"$tmp/file"
+tools/bench replay --logs "$tmp/file" >"$tmp/out" 2>&1; st=$?
+check "replay --logs a file: not a directory, exit 1" 1 "^bench: replay --logs $tmp/file: not a directory$" \
+	"$tmp/out"
+tools/bench replay >"$tmp/out" 2>&1; st=$?
+check "replay without --logs: what it needs, exit 1" 1 '^bench: replay needs --logs DIR' "$tmp/out"
+
+# the console log of a run that failed, as tools/bench --log takes a real machine's
+cat >"$tmp/failed.log" <<'EOF'
+lookahead: a testbed for page-cache readahead
+lookahead$ bench replay log=/replay/logs/x.log
+error: bench replay: /replay/logs/x.log: line 4: something went wrong
+lookahead: exit failure
+EOF
+tools/bench --log "$tmp/failed.log" --out "$tmp/res" >"$tmp/out" 2>&1; st=$?
+check "a failed run's folder: DIR-FAILED, the last line says so and where" 1 \
+	"^bench: the run failed \\(error: bench replay: .*something went wrong\\); its folder is $tmp/res-FAILED \\(not $tmp/res\\)$" \
+	"$tmp/out"
+if [ -d "$tmp/res-FAILED" ] && [ ! -e "$tmp/res" ] &&
+	head -1 "$tmp/res-FAILED/table.txt" | grep -q '^FAILED RUN (exit status 1): error: bench replay'; then
+	ok "... renamed, the reason at the top of its table"
+else
+	not_ok "... renamed, the reason at the top of its table" "$(ls "$tmp")"
+fi
+tools/bench --log "$tmp/failed.log" --out "$tmp/res" >"$tmp/out" 2>&1; st=$?
+if [ $st = 1 ] && [ "$(tail -1 "$tmp/out" | grep -c "its folder is $tmp/res-FAILED-2 ")" = 1 ] &&
+	[ -f "$tmp/res-FAILED-2/table.txt" ] && [ ! -e "$tmp/res-FAILED/res" ]; then
+	ok "the same --out failing again: DIR-FAILED-2, not a folder inside DIR-FAILED"
+else
+	not_ok "the same --out failing again: DIR-FAILED-2, not a folder inside DIR-FAILED" \
+		"$(tail -2 "$tmp/out")" "$(ls -R "$tmp" | head)"
+fi

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# tools/strace2iolog on traces written here: the reads of an strace become a
+# version 3 iolog with the file's size; the lines it does not understand are
+# counted and named by number (the first five, then "..."); a trace without
+# reads and a missing trace are one error each.
+cd "$(dirname "$0")/../.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "1..6"
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for d in "$@"; do echo "# $d"; done; }
+check() { # check NAME STATUS REGEX FILE
+	if [ "$st" = "$2" ] && grep -Eq -- "$3" "$4"; then ok "$1"; else
+		not_ok "$1" "exit $st (want $2); no line /$3/ in:" "$(cat "$4")"
+	fi
+}
+
+cat >"$tmp/a.strace" <<'EOF'
+100 10:00:00.000000 openat(AT_FDCWD, "/data/in", O_RDONLY) = 3</data/in>
+100 10:00:00.000100 read(3</data/in>, "..."..., 65536) = 65536
+this line is no strace line
+100 10:00:00.000200 read(3</data/in>, "..."..., 65536) = 1000
+100 10:00:00.000300 read(3</data/in>, "", 65536) = 0
+100 10:00:00.000400 frobnicate
+100 10:00:00.000500 close(3</data/in>) = 0
+EOF
+tools/strace2iolog --no-stat "$tmp/a.strace" -o "$tmp/a.log" 2>"$tmp/err"; st=$?
+if [ $st = 0 ] && [ "$(cat "$tmp/a.log")" = "fio version 3 iolog
+0 /data/in add
+0 /data/in open
+100 /data/in read 0 65536
+200 /data/in read 65536 65536
+300 /data/in read 66536 65536
+500 /data/in close" ]; then
+	ok "the reads at their offsets, with their times, in a version 3 log"
+else
+	not_ok "the reads at their offsets, with their times, in a version 3 log" "$(cat "$tmp/a.log")"
+fi
+check "the file's size from the short read" 0 '^/data/in 66536$' "$tmp/a.sizes"
+check "two lines not understood, named by number" 0 \
+	'^strace2iolog:   2 lines not understood \(not a call of the traced kinds\): lines 3, 6$' "$tmp/err"
+
+{ head -2 "$tmp/a.strace"; for i in 1 2 3 4 5 6 7; do echo "garbage $i"; done; tail -1 "$tmp/a.strace"; } \
+	>"$tmp/b.strace"
+tools/strace2iolog --no-stat "$tmp/b.strace" -o "$tmp/b.log" 2>"$tmp/err"; st=$?
+check "seven: the first five named, then ..." 0 \
+	'^strace2iolog:   7 lines not understood \(not a call of the traced kinds\): lines 3, 4, 5, 6, 7, \.\.\.$' \
+	"$tmp/err"
+
+printf 'nothing\n' >"$tmp/c.strace"
+tools/strace2iolog "$tmp/c.strace" 2>"$tmp/err" >/dev/null; st=$?
+check "a trace without reads: one error, exit 1" 1 '^strace2iolog: .*c.strace: no reads of regular files' "$tmp/err"
+tools/strace2iolog "$tmp/nosuch.strace" 2>"$tmp/err" >/dev/null; st=$?
+check "a missing trace: one error naming it, exit 1" 1 "^strace2iolog: $tmp/nosuch.strace: No such file" "$tmp/err"
