@@ -594,13 +594,15 @@ static void print_settings(const struct bench *b, const struct file *f)
 			      : b->bdev		    ? b->bdev->bdi.ra_pages
 						    : ra_default_pages;
 
-	printf("bench: %s %s: ra=%s ra_kb=%lu%s%s%s verify=%d disk=%s cache_pages=%lu%s%s%s%s\n",
+	printf("bench: %s %s: ra=%s ra_kb=%lu%s%s%s verify=%d disk=%s "
+	       "cache_pages=%lu%s%s%s%s%s%s\n",
 	       b->w->name, b->test, b->ra->name, pages * PAGE_SIZE / 1024,
 	       b->ra_async ? "" : " ra_async=0", b->advice != FADV_NORMAL ? " advice=" : "",
 	       b->advice != FADV_NORMAL ? ra_fadvise_names[b->advice] : "", b->verify,
-	       b->cold ? "cold" : "warm", cache_pool_pages(),
-	       f && f->f_path ? " file=" : "", f && f->f_path ? f->f_path : "",
-	       b->suite ? " suite=" : "", b->suite ? b->suite : "");
+	       b->cold ? "cold" : "warm", cache_pool_pages(), b->pass ? " pass=" : "",
+	       b->pass ? b->pass : "", f && f->f_path ? " file=" : "",
+	       f && f->f_path ? f->f_path : "", b->suite ? " suite=" : "",
+	       b->suite ? b->suite : "");
 }
 
 unsigned long bench_phase_calls;
@@ -609,6 +611,11 @@ void bench_reads_begin(void)
 {
 	if (bench_phase_calls == ULONG_MAX)
 		bench_phase_calls = mm_fail_nth_calls();
+}
+
+void bench_set_pass(struct bench *b, const char *what)
+{
+	b->pass = what;
 }
 
 void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64_t expect)
@@ -809,6 +816,8 @@ int bench_phase_end(struct bench *b)
 	result_str(&r, "clock", ktime_clock_name());
 	result_str(&r, "disk", b->bdev ? blk_disk_kind(b->bdev) : "none");
 	result_bool(&r, "cold", b->cold);
+	if (b->pass)
+		result_str(&r, "pass", b->pass);
 	result_u64(&r, "cache_pages", cache_pool_pages());
 	result_bool(&r, "verified", verified);
 	result_double(&r, "harness_secs", (double)b->harness_ns / 1e9, 6);
@@ -832,6 +841,7 @@ int bench_phase_end(struct bench *b)
 	if (b->suite)
 		bench_suite_record(b, bench_suite_column());
 	b->ra_collect = false;
+	b->pass = NULL;
 	b->readers = 0; /* the next phase's workload says its own */
 	bench_harness_end(b, &h);
 	return b->errors || b->bad_bytes ? -EIO : 0;

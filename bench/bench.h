@@ -79,9 +79,11 @@ struct bench {
 	bool ra_pages_given;
 	bool ra_async;
 	bool verify;
-	bool cold; /* the phase began on a disk made cold (drop_caches disk=cold) */
+	bool cold;		/* the phase began on a disk made cold (drop_caches disk=cold) */
 	enum ra_fadvise advice; /* advice=: fadvise()d on every file the run opens */
-	const char *suite; /* set when run by a suite */
+	const char *suite;	/* set when run by a suite */
+	/* what prepared the next phase's page cache untimed (bench_set_pass()), or NULL */
+	const char *pass;
 
 	/* the phase */
 	char test[24];
@@ -240,6 +242,12 @@ void bench_harness_end(struct bench *b, struct bench_harness *h);
  * the first phase lets the workload's threads go (bench_thread_start).
  */
 void bench_phase_begin(struct bench *b, const char *test, struct file *f, uint64_t expect);
+/*
+ * The next phase starts from a page cache an untimed pass of the workload
+ * prepared, standing for @what (a static string): its settings line and
+ * RESULT say pass=@what, so a row is never read as a cold-cache figure.
+ */
+void bench_set_pass(struct bench *b, const char *what);
 /* Extra RESULT keys for the phase (before bench_phase_end). */
 void bench_result_u64(struct bench *b, const char *key, uint64_t v);
 void bench_result_double(struct bench *b, const char *key, double v, int decimals);

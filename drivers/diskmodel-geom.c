@@ -12,8 +12,9 @@
  *  - seek curve: a + b*sqrt(d) for short seeks, c + e*d for long ones,
  *    meeting with equal slope at d0; a, b, c, e and d0 solve the
  *    datasheet's single-track, average (the specification's weighted
- *    average over all seek lengths) and full-stroke figures. Or a table of
- *    seek times measured at fractions of the stroke, interpolated in
+ *    average over all seek lengths) and full-stroke figures; or a measured
+ *    drive's curve (seek_shape) scaled to those three figures; or a table
+ *    of seek times measured at fractions of the stroke, interpolated in
  *    sqrt(distance);
  *  - the command overhead: given, or solved from the specification's
  *    random-read table through its own formula, with the model's own mean
@@ -148,25 +149,39 @@ uint64_t dm_media_reach(const struct disk_model *m, uint64_t from, uint64_t limi
 	return min(from, limit);
 }
 
+/* @y at @d through the points (@x, @y), interpolated in sqrt(distance); flat below the first. */
+static double sqrt_interp(const double *x, const double *y, int n, double d)
+{
+	int lo = 0, hi = n - 1;
+	double s0, s1;
+
+	if (d <= x[0])
+		return y[0];
+	if (d >= x[n - 1])
+		hi = n - 1, lo = n - 2;
+	while (hi - lo > 1) {
+		int mid = (lo + hi) / 2;
+
+		if (x[mid] < d)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	s0 = sqrt(x[lo]);
+	s1 = sqrt(x[hi]);
+	return y[lo] + (y[hi] - y[lo]) * (sqrt(d) - s0) / (s1 - s0);
+}
+
 double dm_seek_ns(const struct disk_model *m, uint32_t d)
 {
 	const struct dm_geometry *g = &m->g;
 
 	if (d == 0)
 		return 0;
-	if (m->nr_seek_tab) {
-		const double *x = m->seek_tab_d, *y = m->seek_tab_ns;
-		int n = m->nr_seek_tab, i = 1;
-		double sd = sqrt((double)d), s0, s1;
-
-		if (d <= x[0])
-			return y[0];
-		while (i < n - 1 && x[i] < d)
-			i++;
-		s0 = sqrt(x[i - 1]);
-		s1 = sqrt(x[i]);
-		return y[i - 1] + (y[i] - y[i - 1]) * (sd - s0) / (s1 - s0);
-	}
+	if (g->seek_shaped && d >= m->seek_tab_d[m->nr_seek_tab - 1])
+		return g->seek_c + g->seek_e * (double)d; /* the shape's coast */
+	if (m->nr_seek_tab)
+		return sqrt_interp(m->seek_tab_d, m->seek_tab_ns, m->nr_seek_tab, (double)d);
 	if (d < g->seek_d0)
 		return g->seek_a + g->seek_b * sqrt((double)d);
 	return g->seek_c + g->seek_e * (double)d;
@@ -293,6 +308,151 @@ static int fit_seek_curve(struct disk_model *m, double t1, double tavg, double t
 	m->g.seek_b = x[1] * 1e6;
 	m->g.seek_c = x[2] * 1e6;
 	m->g.seek_e = x[3] * 1e6;
+	return 0;
+}
+
+/* --- the seek curve of a measured drive, scaled -------------------------------------- */
+
+/*
+ * A measured drive's curve (the seek_shape rows: S at fractions x of its
+ * stroke) scaled to this drive's single-track t1, weighted average and full
+ * stroke. A seek is a motion then a settle. Scaling a motion's time by k
+ * and its distance by a factor maps any actuator onto any other under
+ * Ruemmler and Wilkes' accelerate-coast-decelerate model (the acceleration
+ * scales by factor/k^2, the top speed by factor/k), and keeps the measured
+ * curve's own departures from that model where they were measured:
+ *
+ *	t(d) = t1 + k * (S(d / (scale * D)) - S0)	over D cylinders of travel
+ *
+ * with S interpolated in sqrt(distance), S0 the first row (the source's
+ * one-cylinder seek, so that t(1) = t1 when one cylinder here is less
+ * than one there) and, past the last row, the source's coast: a line from
+ * the last row with the least-squares slope of the rows beyond half the
+ * last row's position (at top speed, time grows linearly with distance).
+ * k makes t(D) the full stroke; scale, found by bisection, the weighted
+ * average. A scale under 1 stretches the source's motion over more of it
+ * (a slower top speed); its curve then ends in its coast line.
+ */
+#define SHAPE_STEPS 64 /* the scales tried before the bisection */
+
+struct seek_shape {
+	const double *x, *y;
+	int n;
+	double coast; /* ms per stroke fraction past the last row */
+};
+
+static double shape_at(const struct seek_shape *sh, double x)
+{
+	if (x > sh->x[sh->n - 1])
+		return sh->y[sh->n - 1] + sh->coast * (x - sh->x[sh->n - 1]);
+	return sqrt_interp(sh->x, sh->y, sh->n, x);
+}
+
+/* The least-squares slope of the rows beyond half the last position; NAN if not rising. */
+static double shape_coast(const double *x, const double *y, int n)
+{
+	double half = x[n - 1] / 2, sx = 0, sy = 0, sxx = 0, sxy = 0, slope;
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (x[i] < half)
+			continue;
+		sx += x[i];
+		sy += y[i];
+		sxx += x[i] * x[i];
+		sxy += x[i] * y[i];
+		k++;
+	}
+	if (k < 2 || sxx * k - sx * sx <= 0)
+		return NAN;
+	slope = (sxy * k - sx * sy) / (sxx * k - sx * sx);
+	return slope > 0 ? slope : NAN;
+}
+
+/* t(d) in ms for @scale and @k (above). */
+static double shape_seek(const struct seek_shape *sh, double t1, double k, double scale, double D,
+			 double d)
+{
+	return t1 + k * (shape_at(sh, d / (scale * D)) - sh->y[0]);
+}
+
+/*
+ * The curve's weighted average (weights D + 1 - d, as seek_fit's) for
+ * @scale, with *@k set to make t(D) = @tfull; NAN when no k > 0 does. The
+ * integral runs over u = sqrt(d) (Simpson's rule), where the short seeks'
+ * steep part is as wide as the rest.
+ */
+static double shape_average(const struct seek_shape *sh, double D, double t1, double tfull,
+			    double scale, double *k)
+{
+	enum { N = 2048 };
+	double rise = shape_at(sh, 1 / scale) - sh->y[0], u0 = 1, u1 = sqrt(D), h, sum = 0;
+
+	if (!(rise > 0))
+		return NAN;
+	*k = (tfull - t1) / rise;
+	h = (u1 - u0) / N;
+	for (int i = 0; i <= N; i++) {
+		double u = u0 + h * i, d = u * u;
+		double f = (D + 1 - d) * shape_seek(sh, t1, *k, scale, D, d) * 2 * u;
+
+		sum += f * (i == 0 || i == N ? 1 : i % 2 ? 4 : 2);
+	}
+	return sum * h / 3 / w0(D, 1, D);
+}
+
+static int fit_seek_shape(struct disk_model *m, double t1, double tavg, double tfull)
+{
+	const struct dm_config *c = &m->cfg;
+	struct seek_shape sh = {c->seek_shape_at, c->seek_shape_ms, c->nr_seek_shape, 0};
+	double D = m->g.cylinders - 1, k = NAN, lo = 0, hi = 0, scale;
+	bool found = false;
+
+	sh.coast = shape_coast(sh.x, sh.y, sh.n);
+	/*
+	 * The average is not monotone in scale: a large one holds t1 over every
+	 * distance under the source's first row (x0 * scale * D cylinders). So
+	 * walk up from a curve almost all coast to one held flat over 1% of the
+	 * stroke, and bisect the first step that reaches the average.
+	 */
+	for (int i = 0; i <= SHAPE_STEPS && !isnan(sh.coast) && !found; i++) {
+		double s = log(1e-3) + (log(0.01 / sh.x[0]) - log(1e-3)) * i / SHAPE_STEPS;
+		double f = shape_average(&sh, D, t1, tfull, exp(s), &k);
+
+		if (!isnan(f) && f >= tavg)
+			found = i > 0, hi = s;
+		else
+			lo = s;
+	}
+	if (!found) {
+		pr_err("diskmodel: %s: the seek_shape rows scale to no curve through "
+		       "%.2f/%.2f/%.2f ms%s\n",
+		       m->drive->name, t1, tavg, tfull,
+		       isnan(sh.coast) ? " (their rows beyond half the last do not rise)" : "");
+		return -EINVAL;
+	}
+	for (int i = 0; i < 60; i++) {
+		double mid = (lo + hi) / 2, f = shape_average(&sh, D, t1, tfull, exp(mid), &k);
+
+		if (isnan(f) || f < tavg)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	scale = exp((lo + hi) / 2);
+	shape_average(&sh, D, t1, tfull, scale, &k);
+	m->nr_seek_tab = sh.n;
+	for (int i = 0; i < sh.n; i++) {
+		m->seek_tab_d[i] = sh.x[i] * scale * D;
+		m->seek_tab_ns[i] = shape_seek(&sh, t1, k, scale, D, m->seek_tab_d[i]) * 1e6;
+	}
+	/* past the last row: t1 + k (y_last + coast (d / (scale D) - x_last) - y0) */
+	m->g.seek_shaped = true;
+	m->g.seek_shape_k = k;
+	m->g.seek_shape_scale = scale;
+	m->g.seek_e = k * sh.coast / (scale * D) * 1e6;
+	m->g.seek_c = m->seek_tab_ns[sh.n - 1] - m->g.seek_e * m->seek_tab_d[sh.n - 1];
+	m->g.seek_d0 = (uint32_t)ceil(m->seek_tab_d[sh.n - 1]);
 	return 0;
 }
 
@@ -437,6 +597,10 @@ int dm_build_geometry(struct disk_model *m)
 			m->seek_tab_d[i] = max(c->seek_at[i] * (g->cylinders - 1), 1.0);
 			m->seek_tab_ns[i] = c->seek_ms[i] * 1e6;
 		}
+	} else if (c->nr_seek_shape) {
+		err = fit_seek_shape(m, c->seek_single, c->seek_average, c->seek_full);
+		if (err)
+			return err;
 	} else {
 		err = fit_seek_curve(m, c->seek_single, c->seek_average, c->seek_full);
 		if (err)

@@ -15,7 +15,17 @@
 /* --- the keys ------------------------------------------------------------------ */
 
 /* Which keys stand in for which: a drive gives one side of each choice. */
-enum dm_group { G_NONE, G_RATE, G_RATE_AT, G_SEEK, G_SEEK_AT, G_OVH, G_OVH_RANDOM, G_CHECK };
+enum dm_group {
+	G_NONE,
+	G_RATE,
+	G_RATE_AT,
+	G_SEEK,
+	G_SEEK_AT,
+	G_SEEK_SHAPE,
+	G_OVH,
+	G_OVH_RANDOM,
+	G_CHECK
+};
 
 struct dm_key {
 	const char *key;
@@ -45,6 +55,10 @@ static const struct dm_key dm_keys[] = {
 	{"seek_full", "ms", 0.01, 100, false, false, G_SEEK, "full-stroke seek"},
 	{"seek_at", "ms", 0.01, 100, false, true, G_SEEK_AT,
 	 "seek over a fraction of the stroke (tabled: AT VALUE)"},
+	{"seek_shape", "ms", 0.01, 100, false, true, G_SEEK_SHAPE,
+	 "a measured drive's seek over a fraction of its stroke (tabled: AT VALUE; the first row "
+	 "its one-cylinder seek): the curve's shape, scaled to seek_single, seek_average and "
+	 "seek_full"},
 	{"overhead", "ms", 0, 100, false, false, G_OVH, "command overhead"},
 	{"random_4096", "s", 1, 1000000, false, false, G_OVH_RANDOM,
 	 "4096 random single-sector reads, typical (the overhead is solved from it)"},
@@ -109,7 +123,9 @@ static void describe_key(char *buf, size_t len, const struct dm_key *k)
  *   [IDEMA]   IDEMA LBA1-02 capacity formula: 97,696,368 + 1,953,504 * (GB - 50)
  *   [ibm18es] DiskSim 4.0 valid/ibm18es.diskspecs: IBM DNES-309170W, 7200 RPM,
  *             the Deskstar line's IBM ancestry, its buffer measured by DIXtrac
- *             (westerndigitalcorporation/DiskSim)
+ *             (westerndigitalcorporation/DiskSim); valid/ibm18es.seek and
+ *             ibm18es.model: its seek curve as DIXtrac extracted it, 151
+ *             distances over its 11474 cylinders ("Seek type = extracted")
  *   [atlas10k] the same for the Quantum Atlas 10K (valid/atlas10k.diskspecs)
  *   [C15K600] HGST Ultrastar C15K600 specification, mode page 08h (Minimum Pre-fetch)
  * Hitachi's desktop specifications publish no buffer segmentation and no
@@ -119,6 +135,20 @@ static void describe_key(char *buf, size_t len, const struct dm_key *k)
 #define ROW(k, v, u, s)       \
 	{                     \
 		k, 0, v, u, s \
+	}
+/*
+ * [ibm18es]'s measured seek curve, the shape the T7K250's three seek figures
+ * scale (drivers/diskmodel-geom.c): distance in cylinders over its stroke of
+ * 11473, time in ms. Of the 7200 RPM drives DiskSim holds extracted curves
+ * for (IBM DNES-309170W, Seagate ST32171W, Quantum Atlas III), it is the
+ * Deskstar line's own ancestor and the source of the buffer rows below.
+ * Two of its 151 points are left out: 10 and 3400 cylinders at 1.020 and
+ * 1.026 ms, under its one-cylinder seek (1.062 ms) and far under their
+ * neighbours (1.749 and 7.373 ms): failed measurements, not seeks.
+ */
+#define SHAPE(cyl, ms)                                                            \
+	{                                                                         \
+		"seek_shape", (cyl) / 11473.0, ms, "ms", "[ibm18es] ibm18es.seek" \
 	}
 static const struct dm_param t7k250_params[] = {
 	ROW("capacity", 312581808, "sectors", "[IDEMA] 160 GB; [T7K250] HDT722516DLA380 160 GB"),
@@ -132,11 +162,48 @@ static const struct dm_param t7k250_params[] = {
 	ROW("rate_outer", 67.8, "MB/s", "[T7K250b] sustained transfer rate, outer zone"),
 	ROW("rate_inner", 32.9, "MB/s", "[T7K250b] sustained transfer rate, inner zone"),
 	ROW("seek_single", 1.0, "ms",
-	    "[7K320] 4.4.2.3 single track seek, read, typical. Seeks under 2% of the stroke "
-	    "(a 4 GiB file's) follow from the curve's shape alone: an assumption; [ibm18es]'s "
-	    "measured curve spends 15% of its single-to-full range at 1% of the stroke, this one 6%"),
+	    "[7K320] 4.4.2.3 single track seek, read, typical. Between the three figures the "
+	    "curve has [ibm18es]'s measured shape (the seek_shape rows)"),
 	ROW("seek_average", 8.5, "ms", "[T7K250b] average read seek (with settling), typical"),
 	ROW("seek_full", 20.0, "ms", "[7K320] 4.4.2.2 full stroke seek, read, typical"),
+	/* clang-format off */
+	SHAPE(1, 1.062), SHAPE(2, 1.477), SHAPE(3, 1.558), SHAPE(4, 1.586), SHAPE(5, 1.625),
+	SHAPE(6, 1.718), SHAPE(7, 1.722), SHAPE(8, 1.719), SHAPE(9, 1.749), SHAPE(12, 1.823),
+	SHAPE(14, 1.863), SHAPE(16, 1.894), SHAPE(18, 1.898), SHAPE(20, 2), SHAPE(25, 2.221),
+	SHAPE(30, 2.261), SHAPE(35, 2.311), SHAPE(40, 2.411), SHAPE(45, 2.366), SHAPE(50, 2.514),
+	SHAPE(60, 2.458), SHAPE(70, 2.456), SHAPE(80, 2.598), SHAPE(90, 2.616), SHAPE(100, 2.622),
+	SHAPE(125, 2.94), SHAPE(150, 2.86), SHAPE(175, 3.645), SHAPE(200, 3.782),
+	SHAPE(225, 3.807), SHAPE(250, 3.929), SHAPE(275, 3.997), SHAPE(300, 4.004),
+	SHAPE(325, 3.997), SHAPE(350, 4.143), SHAPE(375, 4.206), SHAPE(400, 4.122),
+	SHAPE(425, 4.088), SHAPE(450, 4.21), SHAPE(475, 4.331), SHAPE(500, 4.187),
+	SHAPE(600, 4.451), SHAPE(700, 4.582), SHAPE(800, 4.694), SHAPE(900, 4.848),
+	SHAPE(1000, 4.958), SHAPE(1100, 5.049), SHAPE(1200, 5.209), SHAPE(1300, 5.243),
+	SHAPE(1400, 5.357), SHAPE(1500, 5.47), SHAPE(1600, 5.561), SHAPE(1700, 5.693),
+	SHAPE(1800, 5.794), SHAPE(1900, 5.868), SHAPE(2000, 5.895), SHAPE(2100, 6.032),
+	SHAPE(2200, 6.151), SHAPE(2300, 6.219), SHAPE(2400, 6.369), SHAPE(2500, 6.516),
+	SHAPE(2600, 6.631), SHAPE(2700, 6.724), SHAPE(2800, 6.839), SHAPE(2900, 6.891),
+	SHAPE(3000, 7.078), SHAPE(3100, 7.233), SHAPE(3200, 7.253), SHAPE(3300, 7.373),
+	SHAPE(3500, 7.643), SHAPE(3600, 7.621), SHAPE(3700, 7.694), SHAPE(3800, 7.733),
+	SHAPE(3900, 7.736), SHAPE(4000, 7.7), SHAPE(4100, 7.787), SHAPE(4200, 7.793),
+	SHAPE(4300, 7.842), SHAPE(4400, 7.919), SHAPE(4500, 7.971), SHAPE(4600, 8.006),
+	SHAPE(4700, 8.057), SHAPE(4800, 8.077), SHAPE(4900, 8.126), SHAPE(5000, 7.833),
+	SHAPE(5100, 7.917), SHAPE(5200, 8.329), SHAPE(5300, 8.447), SHAPE(5400, 8.752),
+	SHAPE(5500, 8.882), SHAPE(5600, 8.762), SHAPE(5700, 8.915), SHAPE(5800, 8.957),
+	SHAPE(5900, 9.121), SHAPE(6000, 9.067), SHAPE(6100, 9.33), SHAPE(6200, 9.293),
+	SHAPE(6300, 9.387), SHAPE(6400, 9.382), SHAPE(6500, 9.48), SHAPE(6600, 9.596),
+	SHAPE(6700, 9.64), SHAPE(6800, 9.762), SHAPE(6900, 9.823), SHAPE(7000, 9.702),
+	SHAPE(7100, 9.811), SHAPE(7200, 9.849), SHAPE(7300, 10.141), SHAPE(7400, 10.073),
+	SHAPE(7500, 10.178), SHAPE(7600, 10.224), SHAPE(7700, 10.316), SHAPE(7800, 10.294),
+	SHAPE(7900, 10.403), SHAPE(8000, 10.439), SHAPE(8100, 10.504), SHAPE(8200, 10.601),
+	SHAPE(8300, 10.62), SHAPE(8400, 10.772), SHAPE(8500, 10.745), SHAPE(8600, 10.966),
+	SHAPE(8700, 10.909), SHAPE(8800, 11.047), SHAPE(8900, 11.137), SHAPE(9000, 11.164),
+	SHAPE(9100, 11.281), SHAPE(9200, 11.334), SHAPE(9300, 11.257), SHAPE(9400, 11.345),
+	SHAPE(9500, 11.486), SHAPE(9600, 11.504), SHAPE(9700, 11.645), SHAPE(9800, 11.702),
+	SHAPE(9900, 11.66), SHAPE(10000, 11.813), SHAPE(10100, 11.86), SHAPE(10200, 11.906),
+	SHAPE(10300, 12.1), SHAPE(10400, 12.075), SHAPE(10500, 12.11), SHAPE(10600, 12.234),
+	SHAPE(10700, 12.229), SHAPE(10800, 12.391), SHAPE(10900, 12.388), SHAPE(11000, 12.445),
+	SHAPE(11100, 12.604), SHAPE(11200, 12.655), SHAPE(11300, 12.662), SHAPE(11377, 12.853),
+	/* clang-format on */
 	ROW("random_4096", 54.6, "s",
 	    "[T7K250] Table 12: 4096 random single-sector reads, typical (105% of T); "
 	    "solved for the command overhead A in T = 4096(A + B + C + 512/D + 512/E) with B "
@@ -208,7 +275,7 @@ int dm_format_param(char *buf, size_t len, const struct dm_param *p)
 	char at[24] = "";
 
 	if (k && k->tabled)
-		snprintf(at, sizeof(at), "%.6g ", p->at);
+		snprintf(at, sizeof(at), "%.10g ", p->at);
 	return snprintf(buf, len, "%-14s %s%.10g %s %s", p->key, at, p->value, p->unit,
 			p->source ? p->source : "");
 }
@@ -304,6 +371,10 @@ static int config_check(const struct dm_drive *d, struct dm_config *c, struct dm
 		return check_fail(e, "seek_at",
 				  "give seek_single, seek_average and seek_full or "
 				  "seek_at rows, not both");
+	if (have[G_SEEK_SHAPE] && !have[G_SEEK])
+		return check_fail(e, "seek_shape",
+				  "seek_shape rows are scaled to seek_single, seek_average "
+				  "and seek_full: give those three");
 	if (have[G_OVH] && have[G_OVH_RANDOM])
 		return check_fail(e, "overhead", "give overhead or random_4096, not both");
 	c->capacity = (uint64_t)dm_param(d, "capacity");
@@ -327,6 +398,12 @@ static int config_check(const struct dm_drive *d, struct dm_config *c, struct dm
 		if (!(c->seek_single < c->seek_average && c->seek_average < c->seek_full))
 			return check_fail(e, "seek_average",
 					  "want seek_single < seek_average < seek_full");
+		if (tabled(e, d, "seek_shape", c->seek_shape_at, c->seek_shape_ms,
+			   &c->nr_seek_shape, false))
+			return -EINVAL;
+		if (have[G_SEEK_SHAPE] && c->nr_seek_shape < DM_SHAPE_MIN_ROWS)
+			return check_fail(e, "seek_shape", "seek_shape needs %d rows or more",
+					  DM_SHAPE_MIN_ROWS);
 	} else {
 		if (tabled(e, d, "seek_at", c->seek_at, c->seek_ms, &c->nr_seek_at, false))
 			return -EINVAL;
@@ -373,7 +450,7 @@ int dm_config_of(const struct dm_drive *d, struct dm_config *c)
 
 #define DM_FILE_MAX 65536
 #define DM_LINE_MAX 512
-#define DM_ROWS_MAX (NR_KEYS + 2 * DM_MAX_POINTS)
+#define DM_ROWS_MAX (NR_KEYS + 3 * DM_MAX_POINTS) /* three tabled keys */
 
 /* One allocation: the drive, its rows and a copy of the text the strings point into. */
 struct dm_parsed {

@@ -9,7 +9,7 @@
  *	name     probed-sda
  *	desc     what the drive is
  *	KEY      VALUE UNIT [SOURCE...]
- *	seek_at  AT VALUE ms [SOURCE...]	(tabled keys: rate_at, seek_at)
+ *	seek_at  AT VALUE ms [SOURCE...]	(tabled keys: rate_at, seek_at, seek_shape)
  *
  * The same lines that `diskmodel` and `bench diskprobe` print after their
  * prefix. A file is checked whole: an unknown, repeated or missing key, a
@@ -21,7 +21,12 @@
 
 #include "drivers/diskmodel.h"
 
-#define DM_MAX_POINTS 64 /* rows of a tabled key */
+#define DM_MAX_POINTS	  160 /* rows of a tabled key: a DIXtrac seek file's 151 fit */
+/*
+ * A seek_shape's fewest rows: its one-cylinder seek, and a coast of two
+ * rows or more beyond half its last position (drivers/diskmodel-geom.c).
+ */
+#define DM_SHAPE_MIN_ROWS 4
 
 /* The model's parameters as named fields, checked and in the table's units. */
 struct dm_config {
@@ -37,6 +42,9 @@ struct dm_config {
 	double seek_single, seek_average, seek_full;
 	int nr_seek_at;
 	double seek_at[DM_MAX_POINTS], seek_ms[DM_MAX_POINTS]; /* stroke fraction, ms */
+	/* a measured drive's curve (its stroke fractions, ms), scaled to the three figures */
+	int nr_seek_shape;
+	double seek_shape_at[DM_MAX_POINTS], seek_shape_ms[DM_MAX_POINTS];
 	/* command overhead: given, or solved from Table 12's random reads (negative: not given) */
 	double overhead_ms, random_4096_s;
 	uint32_t buffer_kb, segments, min_readahead_kb;

@@ -701,6 +701,16 @@ void dm_print_derived(const struct disk_model *m, const char *prefix)
 		printf("%sderived: seek interpolated in sqrt(d) through %d measured points, mean "
 		       "over random LBAs %.3f ms\n",
 		       prefix, m->nr_seek_tab, g->mean_random_seek_ns / 1e6);
+	else if (g->seek_shaped)
+		printf("%sderived: seek %.3f + %.5f*(S(d/(%.6f*%u)) - %.4g) ms, S the seek_shape "
+		       "rows, below %u cylinders, %.4f + %.5f*d/1000 ms above (their coast): "
+		       "%.3f ms at 1%% of the stroke, %.3f at 2.5%%, %.3f at 10%%; mean over "
+		       "random LBAs %.3f ms\n",
+		       prefix, dm_seek_ns(m, 1) / 1e6, g->seek_shape_k, g->seek_shape_scale,
+		       g->cylinders - 1, m->cfg.seek_shape_ms[0], g->seek_d0, g->seek_c / 1e6,
+		       g->seek_e / 1e3, dm_seek_ns(m, (g->cylinders - 1) / 100) / 1e6,
+		       dm_seek_ns(m, (g->cylinders - 1) / 40) / 1e6,
+		       dm_seek_ns(m, (g->cylinders - 1) / 10) / 1e6, g->mean_random_seek_ns / 1e6);
 	else
 		printf("%sderived: seek %.3f + %.5f*sqrt(d) ms below %u cylinders, %.3f + "
 		       "%.3f*d/1000 ms above; mean over random LBAs %.3f ms\n",

@@ -140,7 +140,13 @@ struct dm_geometry {
 	double rev_ns, switch_ns, overhead_ns, bus_ns_per_byte;
 	double seek_a, seek_b, seek_c, seek_e; /* a + b*sqrt(d) below seek_d0, c + e*d above */
 	uint32_t seek_d0;
-	bool seek_tabled;	    /* the seek curve interpolates measured points instead */
+	bool seek_tabled; /* the seek curve interpolates measured points instead */
+	/*
+	 * Or a measured drive's curve scaled (seek_shape rows): k times its
+	 * motion's time, scale its distance; its coast c + e*d from seek_d0 on.
+	 */
+	bool seek_shaped;
+	double seek_shape_k, seek_shape_scale;
 	double mean_random_seek_ns; /* over uniformly random LBA pairs, solved for the overhead */
 	uint32_t segments, segment_sectors;
 	uint32_t min_readahead; /* sectors read ahead before another command may move the head */

@@ -114,15 +114,43 @@ static uint64_t run_qd1(struct disk_model *m, uint64_t now, uint64_t start, int 
 
 /* --- consistency checks: the figures the model was built from ------------------------- */
 
-static void test_dm_consistency_seek(struct ktest *t)
+/*
+ * The built-in drive's rows but the seek_shape ones, and @extra (rows of
+ * its own, or NULL) after them: a drive whose curve is the Ruemmler-Wilkes
+ * fit through the three figures alone, or has another shape. Freed with
+ * kfree() (one allocation, the rows after the drive).
+ */
+static struct dm_drive *drive_reshaped(const struct dm_param *extra, int nr_extra)
 {
-	struct disk_model *m = dm_create(MODEL, 0);
+	const struct dm_drive *d = dm_find_drive(MODEL);
+	struct dm_drive *c =
+		kzalloc(sizeof(*c) + (size_t)(d->nr_params + nr_extra) * sizeof(struct dm_param));
+	struct dm_param *rows;
+	int n = 0;
+
+	if (!c)
+		return NULL;
+	rows = (struct dm_param *)(c + 1);
+	for (int i = 0; i < d->nr_params; i++)
+		if (strcmp(d->params[i].key, "seek_shape"))
+			rows[n++] = d->params[i];
+	for (int i = 0; i < nr_extra; i++)
+		rows[n++] = extra[i];
+	c->name = "reshaped";
+	c->desc = d->desc;
+	c->params = rows;
+	c->nr_params = n;
+	return c;
+}
+
+/* The three datasheet figures hold, whatever the curve's shape between them. */
+static void check_anchors(struct ktest *t, struct disk_model *m)
+{
 	const struct dm_drive *d = dm_find_drive(MODEL);
 	struct dm_geometry g;
 	double sum = 0;
 	int n = 0;
 
-	KT_ASSERT_TRUE(t, m != NULL);
 	dm_geometry(m, &g);
 	EXPECT_NEAR_PCT(t, dm_seek_ns(m, 1) / 1e6, dm_param(d, "seek_single"), 1);
 	EXPECT_NEAR_PCT(t, dm_seek_ns(m, g.cylinders - 1) / 1e6, dm_param(d, "seek_full"), 1);
@@ -137,12 +165,138 @@ static void test_dm_consistency_seek(struct ktest *t)
 		n++;
 	}
 	EXPECT_NEAR_PCT(t, sum / n / 1e6, dm_param(d, "seek_average"), 1);
-	/* monotone, and continuous where the two pieces meet */
-	KT_EXPECT_LT(t, dm_seek_ns(m, g.seek_d0 - 1), dm_seek_ns(m, g.seek_d0 + 1));
+	/* continuous where the last piece begins */
 	EXPECT_NEAR_PCT(t, dm_seek_ns(m, g.seek_d0 - 1), dm_seek_ns(m, g.seek_d0), 1);
+}
+
+static void test_dm_consistency_seek(struct ktest *t)
+{
+	struct disk_model *m = dm_create(MODEL, 0);
+	struct dm_drive *rw = drive_reshaped(NULL, 0);
+	const struct dm_drive *d = dm_find_drive(MODEL);
+	struct dm_geometry g;
+	double x0 = -1, y0 = 0, prev = 0, prev_at = 0;
+
+	KT_ASSERT_TRUE(t, m != NULL && rw != NULL);
+	/* the built-in curve: [ibm18es]'s shape, scaled */
+	dm_geometry(m, &g);
+	KT_EXPECT_TRUE(t, g.seek_shaped);
+	check_anchors(t, m);
+	/*
+	 * It is its rows, mapped: a row at x of the source's stroke lands at
+	 * x * scale * D and takes t1 + k (its time - the first row's), and
+	 * between two rows the curve stays between them.
+	 */
+	for (int i = 0; i < d->nr_params; i++) {
+		const struct dm_param *p = &d->params[i];
+		double at, want, mid, lo, hi;
+
+		if (strcmp(p->key, "seek_shape"))
+			continue;
+		if (x0 < 0)
+			x0 = p->at, y0 = p->value;
+		at = p->at * g.seek_shape_scale * (g.cylinders - 1);
+		want = dm_param(d, "seek_single") + g.seek_shape_k * (p->value - y0);
+		if (at >= 2 && at < g.cylinders - 1) {
+			double got = dm_seek_ns(m, (uint32_t)at) / 1e6;
+
+			/* the row's distance rounds down to a cylinder: within its step */
+			if (fabs(got - want) > 0.02 + fabs(want - prev))
+				KT_FAIL(t, "row at %g: %.4f ms, want %.4f", p->at, got, want);
+			uint32_t md = (uint32_t)((at + prev_at) / 2);
+
+			mid = dm_seek_ns(m, md) / 1e6;
+			lo = min(prev, want) - 1e-9;
+			hi = max(prev, want) + 1e-9;
+			if (prev_at >= 2 && md > prev_at && md < at && (mid < lo || mid > hi))
+				KT_FAIL(t, "between rows near %g: %.4f ms outside [%.4f, %.4f]",
+					p->at, mid, lo, hi);
+		}
+		prev = want;
+		prev_at = at;
+	}
+	printf("    # k %.4f, scale %.5f (the source's stroke is %.2f of this one's motion); "
+	       "%.3f ms at 1%% of the stroke, %.3f at 2.5%%\n",
+	       g.seek_shape_k, g.seek_shape_scale, 1 / g.seek_shape_scale,
+	       dm_seek_ns(m, (g.cylinders - 1) / 100) / 1e6,
+	       dm_seek_ns(m, (g.cylinders - 1) / 40) / 1e6);
+	dm_destroy(m);
+	/* the fit through the three figures alone: the same, and monotone */
+	m = dm_create_drive(rw, 0);
+	kfree(rw);
+	KT_ASSERT_TRUE(t, m != NULL);
+	dm_geometry(m, &g);
+	KT_EXPECT_TRUE(t, !g.seek_shaped && !g.seek_tabled);
+	check_anchors(t, m);
+	KT_EXPECT_LT(t, dm_seek_ns(m, g.seek_d0 - 1), dm_seek_ns(m, g.seek_d0 + 1));
 	for (uint32_t dist = 1; dist + 97 < g.cylinders; dist += 97)
 		KT_EXPECT_LT(t, dm_seek_ns(m, dist), dm_seek_ns(m, dist + 97));
 	dm_destroy(m);
+}
+
+/*
+ * Worked by hand: a shape that is the Ruemmler-Wilkes fit itself (sampled
+ * on this drive's own stroke) already meets the three figures, so scaling
+ * it must change nothing: k = 1, scale = 1, and the curve is the fit's at
+ * every distance, between the rows too (sqrt interpolation is exact on the
+ * a + b sqrt(d) piece; on the linear one the rows are close).
+ */
+static void test_dm_shape_identity(struct ktest *t)
+{
+	enum { N = 120 };
+	static struct dm_param rows[N];
+	struct dm_drive *rw = drive_reshaped(NULL, 0), *sh = NULL;
+	struct disk_model *a = rw ? dm_create_drive(rw, 0) : NULL, *b = NULL;
+	struct dm_geometry g;
+	double D, worst = 0, prev_d = 0;
+
+	KT_ASSERT_TRUE(t, a != NULL);
+	dm_geometry(a, &g);
+	D = g.cylinders - 1;
+	for (int i = 0; i < N; i++) {
+		/* 1 cylinder to the full stroke, geometrically, then every 2% */
+		double d = i < 80 ? floor(pow(D / 2, i / 79.0)) : D * (0.4 + 0.6 * (i - 80) / 39);
+
+		if (d <= prev_d)
+			d = prev_d + 1;
+		prev_d = d;
+		rows[i] = (struct dm_param){"seek_shape", d / D, dm_seek_ns(a, (uint32_t)d) / 1e6,
+					    "ms", "the fit itself"};
+	}
+	sh = drive_reshaped(rows, N);
+	b = sh ? dm_create_drive(sh, 0) : NULL;
+	KT_ASSERT_TRUE(t, b != NULL);
+	dm_geometry(b, &g);
+	EXPECT_NEAR_PCT(t, g.seek_shape_k, 1.0, 0.5);
+	EXPECT_NEAR_PCT(t, g.seek_shape_scale, 1.0, 0.5);
+	for (uint32_t d = 1; d < g.cylinders; d += 1 + d / 50) {
+		double e = fabs(dm_seek_ns(b, d) / dm_seek_ns(a, d) - 1);
+
+		worst = max(worst, e);
+	}
+	printf("    # worst distance: %.3f%% off the fit\n", worst * 100);
+	KT_EXPECT_TRUE(t, worst < 0.005);
+	dm_destroy(a);
+	dm_destroy(b);
+	kfree(rw);
+	kfree(sh);
+}
+
+/* A shape that cannot be scaled is refused with one message, and no model is built. */
+static void test_dm_shape_refused(struct ktest *t)
+{
+	/* its coast falls: the last rows beyond half its stroke go down */
+	static const struct dm_param falling[] = {
+		{"seek_shape", 0.001, 1.0, "ms", "t"},
+		{"seek_shape", 0.1, 5.0, "ms", "t"},
+		{"seek_shape", 0.6, 9.0, "ms", "t"},
+		{"seek_shape", 0.9, 8.0, "ms", "t"},
+	};
+	struct dm_drive *d = drive_reshaped(falling, 4);
+
+	KT_ASSERT_TRUE(t, d != NULL);
+	KT_EXPECT_TRUE(t, dm_create_drive(d, 0) == NULL);
+	kfree(d);
 }
 
 /* Sustained rate of zone @z through the model: 64 MiB at 1 MiB a command, back to back. */
@@ -803,6 +957,7 @@ static void test_dm_bad_input(struct ktest *t)
 }
 
 KTEST_SUITE(diskmodel, mm_suite_ready, KTEST_CASE(test_dm_consistency_seek),
+	    KTEST_CASE(test_dm_shape_identity), KTEST_CASE(test_dm_shape_refused),
 	    KTEST_CASE(test_dm_consistency_zones), KTEST_CASE(test_dm_consistency_random_table),
 	    KTEST_CASE(test_dm_table11), KTEST_CASE(test_dm_think_sweep),
 	    KTEST_CASE(test_dm_buffer), KTEST_CASE(test_dm_track_end),
@@ -810,5 +965,4 @@ KTEST_SUITE(diskmodel, mm_suite_ready, KTEST_CASE(test_dm_consistency_seek),
 	    KTEST_CASE(test_dm_ncq), KTEST_CASE(test_dm_aging), KTEST_CASE(test_dm_min_readahead),
 	    KTEST_CASE(test_dm_lookbehind), KTEST_CASE(test_dm_lookbehind_limits),
 	    KTEST_CASE(test_dm_zero_latency), KTEST_CASE(test_dm_deterministic),
-	    KTEST_CASE(test_dm_cool),
-	    KTEST_CASE(test_dm_bad_input));
+	    KTEST_CASE(test_dm_cool), KTEST_CASE(test_dm_bad_input));

@@ -61,13 +61,15 @@ static uint64_t signature(struct disk_model *m)
 
 static void test_dmp_round_trip(struct ktest *t)
 {
-	static char buf[16384];
+	static char buf[32768];
 	char err[512];
 	size_t n = builtin_file(buf, sizeof(buf));
-	struct dm_drive *d = dm_parse_params("builtin", buf, n, err, sizeof(err));
+	struct dm_drive *d;
 	struct disk_model *a, *b;
 	uint64_t sa;
 
+	KT_ASSERT_LE(t, n + 1, sizeof(buf));
+	d = dm_parse_params("builtin", buf, n, err, sizeof(err));
 	if (!d)
 		printf("    # %s\n", err);
 	KT_ASSERT_TRUE(t, d != NULL);
@@ -195,8 +197,15 @@ static void test_dmp_errors(struct ktest *t)
 		{"segments 7 segments", "segments 64 segments\nbuffer 128 KiB", "'buffer' again"},
 		{"lookbehind 1 bool", "lookbehind 2 bool", "line 19: lookbehind 2 is out of range"},
 		{"bus_rate 300 MB/s", "bus_rate 300 MB/s \x01", "line 22: a control character"},
+		{NULL, "seek_shape 0.001 1 ms\n",
+		 "seek_shape rows are scaled to seek_single, seek_average and seek_full"},
+		{"seek_at 0.00001 1.0 ms\nseek_at 0.01 2.1 ms\nseek_at 0.33 8.5 ms\nseek_at 1 20 "
+		 "ms\n",
+		 "seek_single 1 ms\nseek_average 8.5 ms\nseek_full 20 ms\nseek_shape 0.001 1 ms\n"
+		 "seek_shape 1 9 ms\n",
+		 "seek_shape needs 4 rows or more"},
 	};
-	static char buf[16384];
+	static char buf[32768];
 	char err[512];
 
 	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -228,7 +237,7 @@ static void test_dmp_errors(struct ktest *t)
 		       strstr(err, "line 0 (the end of the file): missing key 'capacity'") != NULL);
 	/* figures no seek curve fits: the file parses, no model is built from it */
 	{
-		static char good[16384];
+		static char good[32768];
 		struct dm_drive *d;
 		size_t n;
 

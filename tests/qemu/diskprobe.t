@@ -23,7 +23,7 @@ cp "$QOUT" "$TAP_TMP/probe.log"
 check() {	# check NAME PYTHON-EXPRESSION over M (diskmodel RESULT), P (diskprobe RESULTs), T (tables)
 	if python3 - "$TAP_TMP/probe.log" "$2" <<'PY'
 import json, re, sys
-M, P, T, cur = None, [], [], None
+M, P, T, cur, shape, seek = None, [], [], None, [], None
 for line in open(sys.argv[1], errors="replace"):
     line = line.rstrip("\n")
     if line.startswith("RESULT "):
@@ -32,8 +32,13 @@ for line in open(sys.argv[1], errors="replace"):
             M = r
         elif r.get("cmd") == "diskprobe":
             P.append(r)
-    elif line.startswith("diskmodel: derived: seek "):
-        m = re.search(r"seek ([\d.]+) \+ ([\d.]+)\*sqrt\(d\) ms below (\d+) cylinders, ([\d.]+) \+ ([\d.]+)\*d/1000", line)
+    elif line.startswith("diskmodel: seek_shape ") and M is None:
+        shape.append((float(line.split()[2]), float(line.split()[3])))
+    elif line.startswith("diskmodel: derived: seek ") and seek is None:
+        # the built-in curve: a measured drive's shape (seek_shape rows), scaled
+        m = re.search(r"seek ([\d.]+) \+ ([\d.]+)\*\(S\(d/\(([\d.]+)\*(\d+)\)\) - "
+                      r"([\d.]+)\) ms, S the seek_shape rows, below (\d+) cylinders, "
+                      r"([\d.]+) \+ ([\d.]+)\*d/1000", line)
         seek = [float(x) for x in m.groups()]
     elif line.startswith("diskprobe: name "):
         cur = {"rate_at": [], "seek_at": []}
@@ -43,9 +48,19 @@ for line in open(sys.argv[1], errors="replace"):
         if f[1] in ("rate_at", "seek_at"):
             cur[f[1]].append((float(f[2]), float(f[3])))
 def model_seek(frac):
+    # drivers/diskmodel-geom.c's curve, worked again here from what diskmodel prints
+    t1, k, scale, D, y0, d0, c, e = seek
     d = frac * (M["cylinders"] - 1)
-    a, b, d0, c, e = seek
-    return a + b * d ** 0.5 if d < d0 else c + e * d / 1000
+    if d >= d0:
+        return c + e * d / 1000
+    x = d / (scale * D)
+    if x <= shape[0][0]:
+        return t1
+    for (x0, v0), (x1, v1) in zip(shape, shape[1:]):
+        if x <= x1:
+            f = (x ** 0.5 - x0 ** 0.5) / (x1 ** 0.5 - x0 ** 0.5)
+            return t1 + k * (v0 + (v1 - v0) * f - y0)
+    raise ValueError("past the rows below d0")
 def model_rate(frac):
     # the model's zones: linear from zone 0 to the last over the stroke (equal-width zones);
     # a capacity fraction maps onto the stroke through sectors per zone
