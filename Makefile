@@ -127,6 +127,9 @@ $(foreach t,$(HOST_TESTS),$(eval $(call host_test,$(t))))
 HOST_TEST_BINS := $(patsubst %,$(BUILD)/host/test_%,$(HOST_TESTS))
 
 host-tests: $(HOST_TEST_BINS)
+# what tools/run-tests runs: this tree's host tests, never an old binary left in build/
+print-host-tests:
+	@echo $(HOST_TEST_BINS)
 
 # --- running ----------------------------------------------------------------------
 
