@@ -6,7 +6,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..6"
+echo "1..7"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for d in "$@"; do echo "# $d"; done; }
@@ -53,3 +53,6 @@ tools/strace2iolog "$tmp/c.strace" 2>"$tmp/err" >/dev/null; st=$?
 check "a trace without reads: one error, exit 1" 1 '^strace2iolog: .*c.strace: no reads of regular files' "$tmp/err"
 tools/strace2iolog "$tmp/nosuch.strace" 2>"$tmp/err" >/dev/null; st=$?
 check "a missing trace: one error naming it, exit 1" 1 "^strace2iolog: $tmp/nosuch.strace: No such file" "$tmp/err"
+tools/strace2iolog --no-stat "$tmp/a.strace" -o "$tmp/no-such-dir/a.log" 2>"$tmp/err" >/dev/null; st=$?
+check "an iolog it cannot write: one error naming it, exit 1" 1 \
+	"^strace2iolog: cannot write the iolog $tmp/no-such-dir/a.log: No such file" "$tmp/err"
