@@ -1,7 +1,8 @@
 /*
  * Helpers the block layer's shell commands share (drivers/blk-cmd.c,
- * drivers/diskmodel-cmd.c): the /proc/diskstats-style lines of one disk,
- * the disk=N filter with its JSON array, and closing that array.
+ * blk-raw.c, blk-verify.c, diskmodel-cmd.c): the /proc/diskstats-style lines
+ * of one disk, the disk=N argument, the disk=N filter with its JSON array,
+ * and closing that array.
  */
 #ifndef DRIVERS_BLK_CMD_H
 #define DRIVERS_BLK_CMD_H
@@ -11,6 +12,8 @@
 #include "kernel/result.h"
 
 void print_diskstats(struct block_device *b);
+/* disk=N of a command that needs one disk: the disk, or NULL after an error naming N. */
+struct block_device *arg_disk(const char *cmd, const struct kv_value *v);
 /*
  * The disk=N filter of diskstats and diskmodel: parse @argv against @specs
  * (v[0] is disk=), set *@one (NULL: every disk) and open @j's JSON array.
