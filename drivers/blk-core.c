@@ -9,7 +9,8 @@
  * request that ends where it starts (back merge) or starts where it ends
  * (front merge), or puts it in a new request. Requests wait on the
  * submitting thread's plug, if it has one, or on the queue's pending list;
- * blk_run_queue() hands pending requests to the driver in FIFO order while
+ * blk_run_queue() hands pending requests to the driver in its elevator's order
+ * (drivers/elevator.c: noop or deadline) while
  * fewer than bdev->queue_depth are with it. blk_end_request() ends the
  * bios, accounts the request and frees it, which may wake a submitter
  * waiting for a request and lets the next pending one go to the driver.
@@ -22,6 +23,7 @@
 
 #include "drivers/blkdev.h"
 #include "drivers/diskmodel.h"
+#include "drivers/elevator.h"
 #include "kernel/log.h"
 #include "kernel/result.h"
 #include "mm/mm.h"
@@ -29,7 +31,6 @@
 
 unsigned int blk_nr_requests_default = BLK_DEF_NR_REQUESTS;
 enum elevator_kind blk_elevator_default = ELEVATOR_DEADLINE;
-const char *const blk_elevator_names[] = {"noop", "deadline", NULL};
 
 static struct block_device *disks[BLK_MAX_DISKS];
 static int nr_disks;
@@ -83,11 +84,6 @@ bool bio_add_page(struct bio *bio, struct page *page, uint32_t len, uint32_t off
 static inline uint32_t bio_sectors(const struct bio *bio)
 {
 	return bio->bi_size >> SECTOR_SHIFT;
-}
-
-static inline int op_dir(enum bio_op op)
-{
-	return op == REQ_OP_READ ? 0 : 1;
 }
 
 static const char *op_name(enum bio_op op)
@@ -235,118 +231,29 @@ static void put_request(struct request_queue *q, struct request *rq)
 	wake_up(&q->wait);
 }
 
-/* --- the elevator ------------------------------------------------------------ */
-
-/* Deadline: keep @rq in its direction's list in ascending sector order. */
-static void elv_sort_insert(struct request_queue *q, struct request *rq)
-{
-	struct list_head *head = &q->sort[op_dir(rq->op)];
-	struct request *o;
-
-	list_for_each_entry (o, head, sortlink) {
-		if (o->sector > rq->sector) {
-			list_add_tail(&rq->sortlink, &o->sortlink);
-			return;
-		}
-	}
-	list_add_tail(&rq->sortlink, head);
-}
-
-static struct request *elv_sort_next(struct request_queue *q, struct request *rq)
-{
-	struct list_head *head = &q->sort[op_dir(rq->op)];
-
-	return rq->sortlink.next == head ? NULL
-					 : list_entry(rq->sortlink.next, struct request, sortlink);
-}
+/* --- the elevator (drivers/elevator.c: noop and deadline behind one table) ---- */
 
 /* @rq joins the pending list (it is the newest). */
 static void elv_add(struct request_queue *q, struct request *rq)
 {
 	list_add_tail(&rq->queuelist, &q->pending);
-	if (q->elevator == ELEVATOR_DEADLINE)
-		elv_sort_insert(q, rq);
+	if (elevator_types[q->elevator]->add)
+		elevator_types[q->elevator]->add(q, rq);
 }
 
 /* @rq leaves the pending list (dispatched, or merged into another). */
 static void elv_remove(struct request_queue *q, struct request *rq)
 {
-	int dir = op_dir(rq->op);
-
 	list_del_init(&rq->queuelist);
-	if (q->elevator != ELEVATOR_DEADLINE)
-		return;
-	if (q->next_rq[dir] == rq)
-		q->next_rq[dir] = elv_sort_next(q, rq);
-	list_del_init(&rq->sortlink);
+	if (elevator_types[q->elevator]->remove)
+		elevator_types[q->elevator]->remove(q, rq);
 }
 
 /* A pending request's first sector moved (a front merge): its sort position too. */
 static void elv_resort(struct request_queue *q, struct request *rq)
 {
-	int dir = op_dir(rq->op);
-
-	if (q->elevator != ELEVATOR_DEADLINE)
-		return;
-	if (q->next_rq[dir] == rq)
-		q->next_rq[dir] = NULL;
-	list_del(&rq->sortlink);
-	elv_sort_insert(q, rq);
-}
-
-/* The oldest pending request of direction @dir, or NULL. */
-static struct request *fifo_first(struct request_queue *q, int dir)
-{
-	struct request *rq;
-
-	list_for_each_entry (rq, &q->pending, queuelist)
-		if (op_dir(rq->op) == dir)
-			return rq;
-	return NULL;
-}
-
-/* deadline-iosched's dispatch: the next request in the current batch, or a new batch. */
-static struct request *deadline_next(struct request_queue *q)
-{
-	struct request *rq = q->next_rq[1] ? q->next_rq[1] : q->next_rq[0];
-	struct request *fifo;
-	bool reads, writes;
-	int dir;
-
-	if (rq && q->batching < q->fifo_batch)
-		goto dispatch;
-	reads = !list_empty(&q->sort[0]);
-	writes = !list_empty(&q->sort[1]);
-	if (!reads && !writes)
-		return NULL;
-	/* reads first, unless writes have waited writes_starved read batches */
-	if (reads && !(writes && q->starved++ >= q->writes_starved)) {
-		dir = 0;
-	} else {
-		q->starved = 0;
-		dir = 1;
-	}
-	fifo = fifo_first(q, dir);
-	if (fifo && ktime_ns() >= fifo->start_ns + q->fifo_expire_ns[dir]) {
-		/* an expired request: serve it and go on from there */
-		rq = fifo;
-		q->elv.expired++;
-		q->batching = 0;
-	} else if (q->next_rq[dir]) {
-		rq = q->next_rq[dir];
-	} else {
-		/* one-way elevator: back to the lowest sector, a new batch */
-		rq = list_first_entry(&q->sort[dir], struct request, sortlink);
-		q->batching = 0;
-	}
-	if (q->batching == 0)
-		q->elv.batches++;
-dispatch:
-	dir = op_dir(rq->op);
-	q->batching++;
-	q->next_rq[dir] = elv_sort_next(q, rq);
-	q->next_rq[!dir] = NULL;
-	return rq;
+	if (elevator_types[q->elevator]->resort)
+		elevator_types[q->elevator]->resort(q, rq);
 }
 
 /* Take the request the driver gets next off the queue, or NULL. */
@@ -361,9 +268,7 @@ static struct request *elv_next_request(struct request_queue *q)
 	}
 	if (list_empty(&q->pending))
 		return NULL;
-	rq = q->elevator == ELEVATOR_DEADLINE
-		     ? deadline_next(q)
-		     : list_first_entry(&q->pending, struct request, queuelist);
+	rq = elevator_types[q->elevator]->next(q);
 	if (!rq)
 		return NULL;
 	q->elv.dispatched++;
