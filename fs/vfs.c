@@ -103,14 +103,22 @@ void vfs_close(struct file *filp)
 	kfree(filp);
 }
 
-ssize_t vfs_pread(struct file *filp, void *buf, size_t count, loff_t pos)
+/* Only a regular file's data is read: -EISDIR for a directory, -EINVAL for the rest. */
+static int check_readable(const struct file *filp)
 {
 	uint16_t mode = filp->f_inode->i_mode;
 
 	if (EXT2_ISDIR(mode))
 		return -EISDIR;
-	if (!EXT2_ISREG(mode))
-		return -EINVAL;
+	return EXT2_ISREG(mode) ? 0 : -EINVAL;
+}
+
+ssize_t vfs_pread(struct file *filp, void *buf, size_t count, loff_t pos)
+{
+	int err = check_readable(filp);
+
+	if (err)
+		return err;
 	if (pos < 0)
 		return -EINVAL;
 	return do_generic_mapping_read(filp, buf, count, &pos);
@@ -119,12 +127,10 @@ ssize_t vfs_pread(struct file *filp, void *buf, size_t count, loff_t pos)
 ssize_t vfs_pread_actor(struct file *filp, size_t count, loff_t pos,
 			void (*actor)(void *ctx, const void *data, size_t len), void *ctx)
 {
-	uint16_t mode = filp->f_inode->i_mode;
+	int err = check_readable(filp);
 
-	if (EXT2_ISDIR(mode))
-		return -EISDIR;
-	if (!EXT2_ISREG(mode))
-		return -EINVAL;
+	if (err)
+		return err;
 	if (pos < 0)
 		return -EINVAL;
 	return do_generic_mapping_read_actor(filp, count, &pos, actor, ctx);
@@ -132,12 +138,10 @@ ssize_t vfs_pread_actor(struct file *filp, size_t count, loff_t pos,
 
 ssize_t vfs_read(struct file *filp, void *buf, size_t count)
 {
-	uint16_t mode = filp->f_inode->i_mode;
+	int err = check_readable(filp);
 
-	if (EXT2_ISDIR(mode))
-		return -EISDIR;
-	if (!EXT2_ISREG(mode))
-		return -EINVAL;
+	if (err)
+		return err;
 	return do_generic_mapping_read(filp, buf, count, &filp->f_pos);
 }
 
