@@ -10,9 +10,7 @@ cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..12"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for d in "$@"; do echo "# $d"; done; }
+. tests/host/tap.sh
 # expect NAME STATUS REGEX FILE: the last command's exit status and a line of its output
 expect() {
 	if [ "$st" = "$2" ] && grep -Eq -- "$3" "$4"; then ok "$1"; else

@@ -9,9 +9,7 @@ cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..9"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for d in "$@"; do echo "# $d"; done; }
+. tests/host/tap.sh
 grep_ok() { # grep_ok NAME REGEX FILE
 	if grep -Eq -- "$2" "$3"; then ok "$1"; else not_ok "$1" "no line /$2/ in $3:" "$(head -12 "$3")"; fi
 }

@@ -8,14 +8,7 @@ cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..8"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for d in "$@"; do echo "# $d"; done; }
-check() { # check NAME STATUS REGEX FILE
-	if [ "$st" = "$2" ] && grep -Eq -- "$3" "$4"; then ok "$1"; else
-		not_ok "$1" "exit $st (want $2); no line /$3/ in:" "$(cat "$4")"
-	fi
-}
+. tests/host/tap.sh
 
 tools/bench replay --help >"$tmp/out" 2>&1; st=$?
 if [ $st = 0 ] && grep -q '^usage: tools/bench replay --logs DIR' "$tmp/out" &&

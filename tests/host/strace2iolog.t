@@ -7,14 +7,7 @@ cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "1..7"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for d in "$@"; do echo "# $d"; done; }
-check() { # check NAME STATUS REGEX FILE
-	if [ "$st" = "$2" ] && grep -Eq -- "$3" "$4"; then ok "$1"; else
-		not_ok "$1" "exit $st (want $2); no line /$3/ in:" "$(cat "$4")"
-	fi
-}
+. tests/host/tap.sh
 
 cat >"$tmp/a.strace" <<'EOF'
 100 10:00:00.000000 openat(AT_FDCWD, "/data/in", O_RDONLY) = 3</data/in>
