@@ -4,9 +4,8 @@
  *
  *	new page ---> [inactive: head ... tail] ---> reclaimed
  *	                  ^   | 2nd access          (clean, unlocked,
- *	     unreferenced |   v                      only the cache's ref)
- *	                [active: head ... tail]
- *	                  ^ referenced: second chance, back to the head
+ *	      aged, in    |   v                      only the cache's ref)
+ *	      proportion  [active: head ... tail]
  *
  * mark_page_accessed() is Linux 2.6's: the first access sets PG_referenced,
  * a second one while inactive moves the page to the active list. Pages
@@ -16,9 +15,11 @@
  * "readahead thrashing"). As in 2.6 for page cache that is not mmapped,
  * PG_referenced alone does not keep an inactive page: only promotion does.
  *
- * The inactive list is refilled from the tail of the active list so that
- * it stays at least as long as the active list; an active page found with
- * PG_referenced has it cleared and goes back to the head (second chance).
+ * Reclaim is 2.6.20's (shrink_zone() and below): every round scans both
+ * lists in proportion to their lengths, so the active list is aged at the
+ * inactive list's pace; its pages leave its tail for the inactive head
+ * whether referenced or not, since page cache nobody mmaps has no second
+ * chance there.
  *
  * Locking: list changes mask interrupts, since put_page() from an I/O
  * completion takes the last reference of a page off its list. Eviction
@@ -33,7 +34,10 @@ void (*readahead_thrashed_hook)(struct address_space *mapping, struct page *page
 static struct list_head active_list, inactive_list;
 static unsigned long nr_active, nr_inactive;
 static unsigned long nr_reclaimed, nr_thrashed, nr_scanned, nr_activated, nr_deactivated;
+static unsigned long nr_scan_active, nr_scan_inactive; /* owed scans, shrink_zone() */
 static bool reclaiming;
+
+#define DEF_PRIORITY 12
 
 void lru_init(void)
 {
@@ -41,6 +45,7 @@ void lru_init(void)
 	INIT_LIST_HEAD(&inactive_list);
 	nr_active = nr_inactive = 0;
 	nr_reclaimed = nr_thrashed = nr_scanned = nr_activated = nr_deactivated = 0;
+	nr_scan_active = nr_scan_inactive = 0;
 	reclaiming = false;
 }
 
@@ -100,8 +105,14 @@ void lru_retain_inactive(struct page *page)
 	local_irq_restore(flags);
 }
 
-/* Move up to @nr_to_scan pages from the tail of the active list towards the inactive list. */
-static void refill_inactive(unsigned long nr_to_scan)
+/*
+ * 2.6.20's shrink_active_list() for page cache that nobody mmaps: up to
+ * @nr_to_scan pages leave the tail of the active list for the head of the
+ * inactive one whether or not they were referenced (only mapped pages have
+ * their references checked there). PG_referenced is left as it is, so a page
+ * used while active is activated again by its next access.
+ */
+static void shrink_active_list(unsigned long nr_to_scan)
 {
 	while (nr_to_scan--) {
 		unsigned long flags = local_irq_save();
@@ -112,15 +123,11 @@ static void refill_inactive(unsigned long nr_to_scan)
 			break;
 		}
 		page = list_last_entry(&active_list, struct page, lru);
-		if (TestClearPageReferenced(page)) {
-			list_move(&page->lru, &active_list);
-		} else {
-			list_move(&page->lru, &inactive_list);
-			ClearPageActive(page);
-			nr_active--;
-			nr_inactive++;
-			nr_deactivated++;
-		}
+		list_move(&page->lru, &inactive_list);
+		ClearPageActive(page);
+		nr_active--;
+		nr_inactive++;
+		nr_deactivated++;
 		local_irq_restore(flags);
 	}
 }
@@ -141,12 +148,19 @@ static void evict_page(struct page *page)
 	nr_reclaimed++;
 }
 
-/* Scan the inactive list once from its tail, evicting up to @nr pages. */
-static unsigned long shrink_inactive(unsigned long nr)
+/*
+ * 2.6.20's shrink_inactive_list(): look at up to @nr_to_scan pages from the
+ * tail of the inactive list and evict the clean ones only the cache holds,
+ * but no more than @budget of them (see shrink_page_cache()). A page under
+ * I/O (locked) or in use goes back to the head; an unlocked one in use has
+ * PG_referenced cleared, as page_referenced() does there before
+ * remove_mapping() finds the extra reference.
+ */
+static unsigned long shrink_inactive_list(unsigned long nr_to_scan, unsigned long budget)
 {
-	unsigned long scan = nr_inactive, done = 0;
+	unsigned long done = 0;
 
-	while (scan-- && done < nr) {
+	while (nr_to_scan-- && done < budget) {
 		unsigned long flags = local_irq_save();
 		struct page *page;
 
@@ -158,7 +172,8 @@ static unsigned long shrink_inactive(unsigned long nr)
 		nr_scanned++;
 		if (!page->mapping || PageLocked(page) || PageDirty(page) ||
 		    page_count(page) != 1) {
-			/* In use or under I/O: look again after the others. */
+			if (!PageLocked(page))
+				ClearPageReferenced(page);
 			list_move(&page->lru, &inactive_list);
 			local_irq_restore(flags);
 			continue;
@@ -174,23 +189,76 @@ static unsigned long shrink_inactive(unsigned long nr)
 	return done;
 }
 
+/*
+ * 2.6.20's shrink_zone(): each call owes the active and the inactive list a
+ * scan in proportion to their length, (nr >> priority) + 1 pages, carried in
+ * nr_scan_active and nr_scan_inactive until it reaches a batch of
+ * SWAP_CLUSTER_MAX; the two lists are then scanned in turn, a batch at a
+ * time. So the active list ages at the inactive list's pace whatever their
+ * lengths: a page activated long ago leaves it even while the inactive list
+ * is the longer one. At priority 0 the whole owed scan runs even below a
+ * batch, so that a cache of a few pages (the tests', mem=16M) is reclaimed
+ * in one call where Linux would carry the count to its next one.
+ */
+static unsigned long shrink_zone(int priority, unsigned long budget)
+{
+	unsigned long scan_active, scan_inactive, done = 0;
+
+	nr_scan_active += (nr_active >> priority) + 1;
+	scan_active = nr_scan_active;
+	if (scan_active >= SWAP_CLUSTER_MAX || priority == 0)
+		nr_scan_active = 0;
+	else
+		scan_active = 0;
+	nr_scan_inactive += (nr_inactive >> priority) + 1;
+	scan_inactive = nr_scan_inactive;
+	if (scan_inactive >= SWAP_CLUSTER_MAX || priority == 0)
+		nr_scan_inactive = 0;
+	else
+		scan_inactive = 0;
+
+	while ((scan_active || scan_inactive) && done < budget) {
+		unsigned long n;
+
+		if (scan_active) {
+			n = min(scan_active, SWAP_CLUSTER_MAX);
+			scan_active -= n;
+			shrink_active_list(n);
+		}
+		if (scan_inactive) {
+			n = min(scan_inactive, SWAP_CLUSTER_MAX);
+			scan_inactive -= n;
+			done += shrink_inactive_list(n, budget - done);
+		}
+	}
+	return done;
+}
+
+/*
+ * Reclaim @nr pages: kswapd's balance_pgdat() loop. Scanning starts at
+ * DEF_PRIORITY, each priority a step harder (twice the owed scan); a round
+ * that frees a batch starts again from DEF_PRIORITY (2.6.20: "so kswapd
+ * doesn't build up large priorities"). Where 2.6.20 finished a round's
+ * owed scan, eviction stops once @nr pages are free, as later kernels stop
+ * at sc->nr_to_reclaim: a call frees what it was asked for (the tests count
+ * on it, and the pool's watermark is met, not overshot by a batch).
+ */
 unsigned long shrink_page_cache(unsigned long nr)
 {
-	unsigned long done = 0;
-	int pass;
+	unsigned long done = 0, got;
+	int priority;
 
 	if (reclaiming || nr == 0)
 		return 0;
 	reclaiming = true;
-	for (pass = 0; pass < 3 && done < nr; pass++) {
-		if (nr_active > nr_inactive)
-			refill_inactive(nr_active - nr_inactive);
-		else if (pass == 1)
-			refill_inactive(min(nr_active, 2 * (nr - done) + SWAP_CLUSTER_MAX));
-		else if (pass == 2)
-			/* Still short: every active page gets its one second chance now. */
-			refill_inactive(2 * nr_active);
-		done += shrink_inactive(nr - done);
+	priority = DEF_PRIORITY;
+	while (done < nr && priority >= 0) {
+		got = shrink_zone(priority, nr - done);
+		done += got;
+		if (got >= SWAP_CLUSTER_MAX)
+			priority = DEF_PRIORITY;
+		else
+			priority--;
 	}
 	reclaiming = false;
 	return done;

@@ -1,8 +1,9 @@
 /*
  * LRU and reclaim suite: mark_page_accessed promotion (referenced once,
- * twice: active), eviction order (oldest inactive first, active pages
- * after a second chance), pages that must never be reclaimed (locked, in
- * use, dirty), thrashed counting and its hook, drop_pagecache accounting.
+ * twice: active), eviction order (oldest inactive first; active pages aged
+ * in proportion, with no second chance), pages that must never be
+ * reclaimed (locked, in use, dirty), thrashed counting and its hook,
+ * drop_pagecache accounting.
  *
  * Each reclaim test first drops the page cache, so the only reclaimable
  * pages are the test's own; pages others hold stay where they are.
@@ -94,7 +95,12 @@ static void test_reclaim_oldest_inactive_first(struct ktest *t)
 	address_space_release(&ff.mapping);
 }
 
-static void test_active_referenced_second_chance(struct ktest *t)
+/*
+ * 2.6.20's shrink_active_list(): page cache nobody mmaps leaves the active
+ * list in LRU order whether referenced or not; a page used while active
+ * keeps PG_referenced, so one more access activates it again.
+ */
+static void test_active_aged_without_second_chance(struct ktest *t)
 {
 	struct fake_file ff;
 	struct page *pages[4];
@@ -109,13 +115,47 @@ static void test_active_referenced_second_chance(struct ktest *t)
 		mark_page_accessed(pages[i]);
 		KT_EXPECT_TRUE(t, PageActive(pages[i]));
 	}
-	/* Page 0 is the oldest active page but was used again: it goes last. */
+	/* Page 0 is the oldest active page; used again, it still goes first. */
 	mark_page_accessed(pages[0]);
 	KT_ASSERT_EQ(t, eviction_order(&ff.mapping, 4, order), 4);
-	KT_EXPECT_EQ(t, order[0], 1);
-	KT_EXPECT_EQ(t, order[1], 2);
-	KT_EXPECT_EQ(t, order[2], 3);
-	KT_EXPECT_EQ(t, order[3], 0);
+	for (i = 0; i < 4; i++)
+		KT_EXPECT_EQ(t, order[i], i);
+	address_space_release(&ff.mapping);
+}
+
+/*
+ * shrink_zone(): the active list is scanned in proportion to its length on
+ * every round, so it ages even while the inactive list is seven times longer
+ * (a refill only when the inactive list ran short never touched it).
+ */
+static void test_active_aged_in_proportion(struct ktest *t)
+{
+	enum { NR_ACT = 64, NR_ALL = 512 };
+	struct fake_file ff;
+	struct mm_stats st0, st1;
+	struct page *first = NULL;
+	pgoff_t i;
+
+	drop_pagecache();
+	KT_ASSERT_EQ(t, fake_file_init(&ff, "lru-aging", 7, NR_ALL), 0);
+	for (i = 0; i < NR_ALL; i++) {
+		struct page *p = cache_new_page(&ff.mapping, i, true);
+
+		KT_ASSERT_TRUE(t, p != NULL);
+		if (i < NR_ACT) {
+			mark_page_accessed(p);
+			mark_page_accessed(p);
+			if (i == 0)
+				first = p;
+		}
+	}
+	mm_get_stats(&st0);
+	KT_ASSERT_TRUE(t, st0.inactive >= NR_ALL - NR_ACT && st0.active >= NR_ACT);
+	KT_EXPECT_EQ(t, shrink_page_cache((NR_ALL - NR_ACT) / 2), (NR_ALL - NR_ACT) / 2);
+	mm_get_stats(&st1);
+	KT_EXPECT_TRUE(t, st1.active < st0.active);
+	KT_EXPECT_TRUE(t, is_cached(&ff.mapping, 0) && !PageActive(first));
+	KT_EXPECT_TRUE(t, is_cached(&ff.mapping, NR_ACT - 1));
 	address_space_release(&ff.mapping);
 }
 
@@ -234,7 +274,8 @@ static void test_drop_pagecache_is_not_reclaim(struct ktest *t)
 
 KTEST_SUITE(mm_lru, mm_suite_ready, KTEST_CASE(test_mark_page_accessed_promotes),
 	    KTEST_CASE(test_reclaim_oldest_inactive_first),
-	    KTEST_CASE(test_active_referenced_second_chance),
+	    KTEST_CASE(test_active_aged_without_second_chance),
+	    KTEST_CASE(test_active_aged_in_proportion),
 	    KTEST_CASE(test_reclaim_skips_pages_in_use),
 	    KTEST_CASE(test_thrashed_counted_with_hook),
 	    KTEST_CASE(test_drop_pagecache_is_not_reclaim));
