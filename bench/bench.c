@@ -282,22 +282,12 @@ void *bench_buffer(struct bench *b, size_t len)
 	return bench_alloc(b, 1, len, "a read buffer");
 }
 
-uint64_t bench_rand(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *state = x;
-}
-
 void bench_permutation(uint32_t *a, uint64_t n, uint64_t seed)
 {
 	for (uint64_t i = 0; i < n; i++)
 		a[i] = (uint32_t)i;
 	for (uint64_t i = n - 1; seed && i > 0 && i < n; i--) {
-		uint64_t j = bench_rand(&seed) % (i + 1);
+		uint64_t j = prandom_u64(&seed) % (i + 1);
 		uint32_t t = a[i];
 
 		a[i] = a[j];

@@ -31,6 +31,7 @@
 #include "drivers/blkdev.h"
 #include "fs/vfs.h"
 #include "kernel/kv.h"
+#include "kernel/prandom.h"
 #include "kernel/result.h"
 #include "kernel/sched.h"
 #include "kernel/time.h"
@@ -264,7 +265,6 @@ struct bench_sample {
 void bench_sample(struct bench *b, struct bench_sample *s);
 
 /* A fixed-seed generator for workloads' random orders. */
-uint64_t bench_rand(uint64_t *state);
 /* @a[0..n) = 0..n-1, shuffled (Fisher-Yates) from @seed, or in order when @seed is 0. */
 void bench_permutation(uint32_t *a, uint64_t n, uint64_t seed);
 

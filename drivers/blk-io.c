@@ -172,13 +172,3 @@ bool io_drain(struct io_engine *e)
 	return true;
 }
 
-uint64_t io_rand(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}

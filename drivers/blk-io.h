@@ -44,7 +44,4 @@ struct io_slot *io_reap(struct io_engine *e, struct io_slot *want);
 /* Drain before freeing: false if something never completed (then nothing is freed). */
 bool io_drain(struct io_engine *e);
 void io_free(struct io_engine *e);
-/* xorshift64*: the raw commands' reproducible offsets and sizes for a given seed */
-uint64_t io_rand(uint64_t *state);
-
 #endif
