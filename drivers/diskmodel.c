@@ -1,9 +1,10 @@
 /*
  * The disk timing model (see drivers/diskmodel.h for its interface; the
- * layout and mechanics are in drivers/diskmodel-geom.c, the parameter
- * table in drivers/diskmodel-params.c, the printed table, derived figures
- * and counters in drivers/diskmodel-report.c). This part makes a model of
- * a drive and serves its commands:
+ * layout and mechanics are in drivers/diskmodel-geom.c, the parameters in
+ * drivers/diskmodel-params.c, the built-in drives' tables in
+ * drivers/diskmodel-drives.c, the printed table, derived figures and
+ * counters in drivers/diskmodel-report.c). This part makes a model of a
+ * drive and serves its commands:
  *  - a command costs the command overhead, then, unless the buffer has it,
  *    positioning (a seek or a head switch, then the rotational wait) and
  *    the media transfer, and ends when its last sector has crossed the

@@ -8,7 +8,7 @@ HOST_TESTS += blk
 blk_SRCS := $(wildcard tests/common/test_blk_*.c tests/host/test_blk_*.c)
 #   build/host/test_diskmodel   the disk timing model's calibration against the specification
 HOST_SRCS += drivers/diskmodel.c drivers/diskmodel-geom.c drivers/diskmodel-params.c \
-	drivers/diskmodel-report.c
+	drivers/diskmodel-drives.c drivers/diskmodel-report.c
 HOST_TESTS += diskmodel
 diskmodel_SRCS := tests/common/test_diskmodel.c tests/host/test_diskmodel_params.c \
 	tests/host/fuzz_diskmodel.c
@@ -30,7 +30,7 @@ $(BUILD)/fuzz/diskmodel.dict: drivers/diskmodel-params.c
 # (= : mm/host.mk, read after this fragment, defines MM_CORE_SRCS)
 DM_FUZZ_SRCS = tests/host/fuzz_diskmodel.c tests/host/runtime.c kernel/ktest.c \
 	drivers/diskmodel.c drivers/diskmodel-geom.c drivers/diskmodel-params.c \
-	drivers/diskmodel-report.c $(MM_CORE_SRCS)
+	drivers/diskmodel-drives.c drivers/diskmodel-report.c $(MM_CORE_SRCS)
 DM_FUZZ_CFLAGS := -std=gnu11 -g -O1 -DHOST_BUILD -DDM_LIBFUZZER -I. -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-Dmain=host_runtime_main -w
