@@ -1,9 +1,10 @@
-# Hardware-independent parts of drivers/ (the block layer core and the raw
-# device's page cache operations) and the zlib-compatible crc32 they and
-# the benchmarks use, built on the host too.
-#   build/host/test_blk    block layer against fake drivers, crc32, the LBA pattern
+# Hardware-independent parts of drivers/ (the block layer core, the raw
+# device's page cache operations and the raw I/O engine) and the
+# zlib-compatible crc32 they and the benchmarks use, built on the host too.
+#   build/host/test_blk    block layer against fake drivers, the raw I/O engine, crc32, the
+#                          LBA pattern
 HOST_SRCS += kernel/crc32.c drivers/blk-bio.c drivers/blk-core.c drivers/blk-genhd.c \
-	drivers/elevator.c drivers/blk-pagemap.c drivers/blk-pattern.c
+	drivers/elevator.c drivers/blk-pagemap.c drivers/blk-pattern.c drivers/blk-io.c
 HOST_TESTS += blk
 blk_SRCS := $(wildcard tests/common/test_blk_*.c tests/host/test_blk_*.c)
 #   build/host/test_diskmodel   the disk timing model's calibration against the specification
