@@ -3,8 +3,8 @@
 #   build/host/test_mm       the tests/common mm suites on a 64 MiB arena
 #   build/host/test_mm_host  host-only suites that rebuild mm on small arenas
 #   build/host/bench_mm      microbenchmark, -O2 without sanitizers
-MM_CORE_SRCS := mm/page_alloc.c mm/cache-pool.c mm/slab.c mm/filemap-cache.c mm/page-lock.c mm/vmscan.c \
-	mm/mmbench.c
+MM_CORE_SRCS := mm/page_alloc.c mm/mm_init.c mm/cache-pool.c mm/slab.c mm/filemap-cache.c \
+	mm/page-lock.c mm/vmscan.c mm/mmbench.c
 HOST_SRCS += $(MM_CORE_SRCS)
 HOST_TESTS += mm mm_host
 mm_SRCS := $(wildcard tests/common/test_mm_*.c)
