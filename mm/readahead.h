@@ -2,9 +2,11 @@
  * Per-file readahead state, the interface every readahead algorithm
  * implements, and the mechanism they share.
  *
- *	mm/readahead.c		the registry, per-file state, the shared mechanism
- *				(__do_page_cache_readahead(), window sizes, the
- *				2.6-style mmap read-around)
+ *	mm/readahead.c		the shared mechanism (__do_page_cache_readahead(),
+ *				forced readahead, the 2.6-style mmap read-around,
+ *				fault path and readdir call site, lead times)
+ *	mm/ra-registry.c	the registry, ra=/ra_kb=, per-file state
+ *	mm/ra-helpers.c		window sizes, ra_submit(), the on-demand entry
  *	mm/readahead-*.c	one algorithm each: ondemand (the seeds, patches
  *				002-009), legacy (2.6.20, the lines patch 010
  *				removes), off, and the algorithms after the seeds
@@ -258,7 +260,7 @@ struct file_ra_state {
 	 * cost of giving up pipelining.
 	 */
 	bool no_lookahead;
-	/* fadvise() advice (FADV_*): every algorithm's windows honour it (mm/readahead.c) */
+	/* fadvise() advice (FADV_*): every algorithm's windows honour it (mm/ra-registry.c) */
 	unsigned int advice;
 	unsigned long advice_pages;	/* ra_pages before FADV_SEQUENTIAL doubled them */
 	/* an algorithm's own state (zfetch's streams, thrash-safe's flags): ra_priv() */
@@ -355,7 +357,7 @@ static inline void ra_fault_end(struct file_ra_state *ra, pgoff_t index)
 		ra->prev_index = index;
 }
 
-/* --- choosing the algorithm (mm/readahead.c) ---------------------------------- */
+/* --- choosing the algorithm (mm/ra-registry.c) -------------------------------- */
 
 /* Boot defaults: the ra= and ra_kb= parameters (mm/racmd.c sets them at boot). */
 extern const struct ra_algorithm *ra_default_algo;
@@ -408,7 +410,7 @@ int file_ra_set_max_pages(struct file_ra_state *ra, unsigned long pages);
  */
 int file_ra_fadvise(struct file *filp, loff_t offset, loff_t len, enum ra_fadvise advice);
 
-/* --- helpers for the algorithms (mm/readahead.c) ---------------------------- */
+/* --- helpers for the algorithms (mm/ra-helpers.c, mm/readahead.c) ---------- */
 
 /* Submit I/O for the window in @ra ([ra_index, readahead_index), mark at lookahead_index). */
 unsigned long ra_submit(struct file_ra_state *ra, struct address_space *mapping,
