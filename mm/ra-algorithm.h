@@ -150,6 +150,34 @@ unsigned long ra_next_size(unsigned long cur, unsigned long max);
 bool ra_ondemand_entry(struct address_space *mapping, struct file_ra_state *ra, struct page *page,
 		       pgoff_t offset, unsigned long req_size, struct ra_call *call);
 
+/*
+ * RA_ONDEMAND_HOOKS(prefix, decide) defines prefix_sync() and prefix_async(),
+ * the ->sync and ->async of an algorithm that enters as on-demand readahead
+ * does (ra_ondemand_entry()) and then decides with
+ *	void decide(mapping, ra, filp, bool hit_marker, offset, req_size, call)
+ * hit_marker true on the marked page (asynchronous readahead), false on a
+ * miss: 2.6.23's ondemand_readahead() and its two callers, as in Linux.
+ */
+#define RA_ONDEMAND_HOOKS(prefix, decide)                                                        \
+	static bool prefix##_sync(struct address_space *mapping, struct file_ra_state *ra,       \
+				  struct file *filp, pgoff_t offset, unsigned long req_size)     \
+	{                                                                                        \
+		struct ra_call call;                                                             \
+                                                                                                 \
+		if (ra_ondemand_entry(mapping, ra, NULL, offset, req_size, &call))               \
+			decide(mapping, ra, filp, false, offset, req_size, &call);               \
+		return true;                                                                     \
+	}                                                                                        \
+	static void prefix##_async(struct address_space *mapping, struct file_ra_state *ra,      \
+				   struct file *filp, struct page *page, pgoff_t offset,         \
+				   unsigned long req_size)                                       \
+	{                                                                                        \
+		struct ra_call call;                                                             \
+                                                                                                 \
+		if (ra_ondemand_entry(mapping, ra, page, offset, req_size, &call))               \
+			decide(mapping, ra, filp, true, offset, req_size, &call);                \
+	}
+
 /* --- the 2.6 paths, for the hooks an algorithm leaves NULL (mm/readahead.c) --- */
 
 /*
