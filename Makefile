@@ -69,7 +69,7 @@ deps: $(DEPS_STAMP)
 # newlib from Debian's newlib-source, built with the kernel's code model.
 $(NEWLIB_STAMP): | $(DEPS_STAMP)
 	@echo "  NEWLIB  building newlib for x86_64-elf (about a minute)"
-	@tools/build-newlib.sh /usr/src/newlib $(BUILD)/newlib "$(CROSS)"
+	@tools/helpers/build-newlib.sh /usr/src/newlib $(BUILD)/newlib "$(CROSS)"
 	@touch $@
 
 # --- kernel -------------------------------------------------------------------
@@ -154,10 +154,10 @@ distclean:
 
 # --- benchmarks -------------------------------------------------------------------------
 
-$(BUILD)/host/patgen: tools/patgen.c bench/pattern.h
+$(BUILD)/host/patgen: tools/helpers/patgen.c bench/pattern.h
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
-	@$(HOSTCC) $(HOST_CFLAGS) -O2 -o $@ tools/patgen.c
+	@$(HOSTCC) $(HOST_CFLAGS) -O2 -o $@ tools/helpers/patgen.c
 
 SUITE ?= quick
 bench-image: $(BUILD)/host/patgen $(DEPS_STAMP)
@@ -219,7 +219,7 @@ fuzz-table:
 .PHONY: fuzz fuzz-merge fuzz-table
 
 # tools/linux-ref's replayer, run inside a Linux guest: static, for an initramfs with no libc
-$(BUILD)/host/lrrun: tools/lrrun.c bench/iolog.c bench/iolog.h kernel/types.h
+$(BUILD)/host/lrrun: tools/helpers/lrrun.c bench/iolog.c bench/iolog.h kernel/types.h
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@ (static)"
-	@$(HOSTCC) -std=gnu11 -O2 $(WARN) -DHOST_BUILD -I. -static -o $@ tools/lrrun.c bench/iolog.c
+	@$(HOSTCC) -std=gnu11 -O2 $(WARN) -DHOST_BUILD -I. -static -o $@ tools/helpers/lrrun.c bench/iolog.c

@@ -1,6 +1,6 @@
 /*
- * The benchmark framework (see bench/bench.h): parameters, the readahead
- * choice, timed and checked reads, phases and their reports.
+ * The benchmark framework's measurement (see bench/bench.h): timed and
+ * checked reads, phases and their reports, and one run of a workload.
  *
  * What a phase reports: throughput (MB/s and KB/s, as iozone prints), read
  * calls per second, read-call latency p50/p99/p99.9/max, disk requests and
@@ -16,6 +16,14 @@
  * The framework's own work per read (latency histogram, pattern check,
  * progress lines) is the harness, not the workload: under the virtual
  * clock it runs with the clock stopped (bench_harness_begin()).
+ *
+ * The rest of the framework: the registry, the parameters and the command
+ * line a run parses are bench/bench-params.c's; the memory, threads and
+ * files a workload takes, bench/bench-env.c's. The reads, the phases and the
+ * report stay in this one file because the compiler inlines the harness
+ * (bench_harness_begin/end) into each of them: from another file it would be
+ * a call, and the call's instructions outside the clock's hold would count
+ * under the virtual clock, in a phase's time and before it.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -23,312 +31,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench-internal.h"
 #include "bench/bench.h"
 #include "bench/pattern-check.h"
 #include "drivers/diskmodel.h"
 #include "kernel/crc32.h"
-#include "kernel/io.h"
-#include "kernel/cmd.h"
 #include "kernel/log.h"
 #include "kernel/sync.h"
 #include "kernel/time.h"
 #include "mm/mm.h"
 
-/* --- registry and parameters ----------------------------------------------------------- */
-
-const struct bench_workload *bench_find(const char *name)
-{
-	for (const struct bench_workload *w = __start_bench_workloads; w < __stop_bench_workloads;
-	     w++)
-		if (!strcmp(w->name, name))
-			return w;
-	return NULL;
-}
-
-static int param_index(const struct bench *b, const char *key)
-{
-	for (unsigned int i = 0; i < b->w->nr_params; i++)
-		if (!strcmp(b->w->params[i].key, key))
-			return (int)i;
-	return -1;
-}
-
-uint64_t bench_u(struct bench *b, const char *key)
-{
-	int i = param_index(b, key);
-
-	if (i < 0)
-		panic("bench %s: no parameter %s", b->w->name, key);
-	return b->v[i].present ? b->v[i].u : b->w->params[i].def;
-}
-
-const char *bench_s(struct bench *b, const char *key)
-{
-	int i = param_index(b, key);
-
-	if (i < 0)
-		panic("bench %s: no parameter %s", b->w->name, key);
-	if (b->v[i].present)
-		return b->v[i].s;
-	if (b->w->params[i].type == KV_ENUM)
-		return b->w->params[i].choices[b->w->params[i].def];
-	return (const char *)(uintptr_t)b->w->params[i].def;
-}
-
-/* The common keys every workload takes, after its own. */
-static const struct kv_spec common_specs[] = {
-	{"ra", KV_ENUM, NULL, "readahead algorithm (default: the boot's ra=; `ralist`)", ra_algo_names},
-	{"ra_kb", KV_UINT, NULL, "maximum readahead window, KiB (default: the disk's)"},
-	{"ra_async", KV_BOOL, NULL, "0: on-demand without its look-ahead mark (no pipelining)"},
-	{"verify", KV_BOOL, NULL, "0: do not check the data read (default 1)"},
-	{"advice", KV_ENUM, ra_fadvise_names,
-	 "posix_fadvise() on every file opened: normal, sequential, random, willneed"},
-};
-#define NR_COMMON (sizeof(common_specs) / sizeof(common_specs[0]))
-
-/* Parse argv against the workload's and the common keys; one error line on failure. */
-static int parse_args(struct bench *b, int argc, char **argv)
-{
-	struct kv_spec specs[BENCH_MAX_PARAMS + NR_COMMON];
-	struct kv_value vals[BENCH_MAX_PARAMS + NR_COMMON];
-	unsigned int n = b->w->nr_params;
-	char err[160];
-
-	for (unsigned int i = 0; i < n; i++)
-		specs[i] = (struct kv_spec){b->w->params[i].key, b->w->params[i].type,
-					    b->w->params[i].choices, b->w->params[i].help};
-	memcpy(&specs[n], common_specs, sizeof(common_specs));
-	if (argc == 1 && (!strcmp(argv[0], "help") || !strcmp(argv[0], "--help"))) {
-		char usage[48];
-
-		snprintf(usage, sizeof(usage), "bench %s [key=value...]", b->w->name);
-		kcmd_print_help(usage, b->w->help, specs, (int)(n + NR_COMMON));
-		return -EINVAL;
-	}
-	if (kv_parse(argv, argc, specs, (int)(n + NR_COMMON), vals, NULL, err, sizeof(err))) {
-		pr_err("bench %s: %s\n", b->w->name, err);
-		return -EINVAL;
-	}
-	for (unsigned int i = 0; i < n; i++) {
-		const struct bench_param *p = &b->w->params[i];
-
-		b->v[i] = vals[i];
-		if (vals[i].present && (p->type == KV_UINT || p->type == KV_SIZE) &&
-		    (vals[i].u < p->min || vals[i].u > p->max)) {
-			pr_err("bench %s: %s=%s is out of range %llu..%llu\n", b->w->name, p->key,
-			       vals[i].raw, (unsigned long long)p->min, (unsigned long long)p->max);
-			return -EINVAL;
-		}
-	}
-	b->ra = ra_default_algo;
-	if (vals[n].present) {
-		char list[160];
-
-		b->ra = ra_algo_find(vals[n].s);
-		if (!b->ra) {
-			pr_err("bench %s: ra=%s: expected one of %s\n", b->w->name, vals[n].s,
-			       ra_algo_list(list, sizeof(list)));
-			return -EINVAL;
-		}
-		b->ra_given = true;
-	}
-	if (vals[n + 1].present) {
-		if (!ra_kb_valid(vals[n + 1].u) ||
-		    ((b->ra->flags & RA_ALGO_NO_WINDOW) && vals[n + 1].u)) {
-			pr_err("bench %s: ra_kb=%s: expected a multiple of %lu up to %u (0 with "
-			       "ra=off)\n",
-			       b->w->name, vals[n + 1].raw, PAGE_SIZE / 1024, RA_MAX_KB);
-			return -EINVAL;
-		}
-		b->ra_pages = (unsigned long)(vals[n + 1].u * 1024 / PAGE_SIZE);
-		b->ra_pages_given = true;
-	}
-	b->ra_async = vals[n + 2].present ? vals[n + 2].u : true;
-	if (!b->ra_async && !(b->ra->flags & RA_ALGO_MARKS)) {
-		pr_err("bench %s: ra_async=0 turns off the look-ahead marks; ra=%s sets none\n",
-		       b->w->name, b->ra->name);
-		return -EINVAL;
-	}
-	b->verify = vals[n + 3].present ? vals[n + 3].u : true;
-	b->advice = vals[n + 4].present ? (enum ra_fadvise)vals[n + 4].u : FADV_NORMAL;
-	return 0;
-}
-
-/* --- files and reads -------------------------------------------------------------------- */
-
-int bench_no_memory(struct bench *b, size_t bytes, const char *fmt, ...)
-{
-	char what[128];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	pr_err("bench %s: no memory for %s (%zu bytes)\n", b->w->name, what, bytes);
-	return -ENOMEM;
-}
-
-static void *alloc_checked(struct bench *b, size_t n, size_t size, const char *what, gfp_t gfp)
-{
-	size_t bytes;
-	void *p = NULL;
-
-	if (!__builtin_mul_overflow(n, size, &bytes))
-		p = __kmalloc(bytes, gfp);
-	else
-		bytes = SIZE_MAX;
-	if (!p)
-		bench_no_memory(b, bytes, "%s", what);
-	return p;
-}
-
-void *bench_alloc(struct bench *b, size_t n, size_t size, const char *what)
-{
-	return alloc_checked(b, n, size, what, GFP_KERNEL);
-}
-
-void *bench_zalloc(struct bench *b, size_t n, size_t size, const char *what)
-{
-	return alloc_checked(b, n, size, what, GFP_KERNEL | __GFP_ZERO);
-}
-
-int bench_error(struct bench *b, const char *path, const char *doing, int err)
-{
-	if (err == -ENOMEM)
-		pr_err("bench %s: %s: no memory to %s it (a %zu-byte allocation failed)\n",
-		       b->w->name, path, doing, mm_last_failure());
-	else
-		pr_err("bench %s: %s: cannot %s it (%s)\n", b->w->name, path, doing,
-		       vfs_errname(err));
-	return err;
-}
-
-struct thread *bench_thread_create(struct bench *b, int (*fn)(void *), void *arg, const char *what)
-{
-	struct thread *t = thread_create(b->w->name, fn, arg);
-
-	if (!t)
-		pr_err("bench %s: no memory for %s's thread (a %lu-byte stack)\n", b->w->name, what,
-		       (unsigned long)THREAD_STACK_SIZE);
-	return t;
-}
-
-bool bench_thread_start(struct bench *b)
-{
-	wait_event(b->gate, b->gate_state != 0);
-	return b->gate_state > 0;
-}
-
-void bench_threads_cancel(struct bench *b)
-{
-	b->gate_state = -1;
-	wake_up_all(&b->gate);
-}
-
-struct file *bench_open(struct bench *b, const char *path)
-{
-	int err;
-	struct file *f = vfs_open(path, &err);
-
-	if (!f) {
-		b->open_err = bench_error(b, path, "open", err);
-		return NULL;
-	}
-	if (vfs_mode_ftype(f->f_inode->i_mode) != VFS_FT_REG) {
-		pr_err("bench %s: %s: not a regular file\n", b->w->name, path);
-		vfs_close(f);
-		b->open_err = -EINVAL;
-		return NULL;
-	}
-	file_ra_set_algo(&f->f_ra, b->ra);
-	if (b->ra_pages_given)
-		file_ra_set_max_pages(&f->f_ra, b->ra_pages);
-	f->f_ra.no_lookahead = !b->ra_async;
-	if (b->advice != FADV_NORMAL && file_ra_fadvise(f, 0, 0, b->advice) < 0) {
-		pr_err("bench %s: %s: fadvise %s failed\n", b->w->name, path,
-		       ra_fadvise_names[b->advice]);
-		vfs_close(f);
-		return NULL;
-	}
-	return f;
-}
-
-void bench_close(struct bench *b, struct file *f)
-{
-	if (b->ra_collect) {
-		struct ra_stats st;
-
-		ra_file_stats(&f->f_ra, &st);
-		ra_stats_add(&b->ra_end, &st);
-		b->ra_pages_end = f->f_ra.ra_pages;
-	} else if (b->file == f) {
-		ra_file_stats(&f->f_ra, &b->ra_end);
-		b->ra_pages_end = f->f_ra.ra_pages;
-		b->ra_end_valid = true;
-		b->file = NULL;
-	}
-	if (b->check_file == f)
-		b->check_file = NULL;
-	vfs_close(f);
-}
-
-loff_t bench_size(struct file *f)
-{
-	return f->f_inode->i_size;
-}
-
-void *bench_buffer(struct bench *b, size_t len)
-{
-	return bench_alloc(b, 1, len, "a read buffer");
-}
-
-uint64_t bench_rand(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *state = x;
-}
-
-void bench_permutation(uint32_t *a, uint64_t n, uint64_t seed)
-{
-	for (uint64_t i = 0; i < n; i++)
-		a[i] = (uint32_t)i;
-	for (uint64_t i = n - 1; seed && i > 0 && i < n; i--) {
-		uint64_t j = bench_rand(&seed) % (i + 1);
-		uint32_t t = a[i];
-
-		a[i] = a[j];
-		a[j] = t;
-	}
-}
-
-void bench_drop_caches(void)
-{
-	drop_pagecache();
-}
-
-int bench_cold_start(void)
-{
-	drop_pagecache();
-	return blk_make_cold_all(NULL);
-}
-
-void bench_exact_cpu(bool on)
-{
-	ra_decision_timing = !on;
-}
-
-void bench_think(uint64_t ns)
-{
-	uint64_t end = ktime_ns() + ns;
-
-	/* plain instructions between clock reads: cheap under QEMU -icount */
-	while (ktime_ns() < end)
-		cpu_spin(256);
-}
+/* --- timed and checked reads ----------------------------------------------------------- */
 
 /* 8 buckets per power of two: bucket of @ns. */
 static unsigned int lat_bucket(uint64_t ns)

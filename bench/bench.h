@@ -1,10 +1,12 @@
 /*
- * The benchmark layer (bench/bench.c): workloads are applications. A
- * workload uses only the file API (fs/vfs.h: open, read, pread, readdir,
- * close, the readahead choice made at open) through the bench_* wrappers
- * below, and the clock; the framework measures around it (time, latency of
- * each read call, the disk's and the file's readahead counters, reader
- * stall) and checks every byte read from a pattern file (bench/pattern.h).
+ * The benchmark layer: workloads are applications. A workload uses only the
+ * file API (fs/vfs.h: open, read, pread, readdir, close, the readahead
+ * choice made at open) through the bench_* wrappers below, and the clock;
+ * the framework measures around it (time, latency of each read call, the
+ * disk's and the file's readahead counters, reader stall) and checks every
+ * byte read from a pattern file (bench/pattern.h). The framework is
+ * bench/bench.c (the reads, the phases and their report), bench-params.c
+ * (the registry and the keys) and bench-env.c (memory, threads, files).
  *
  * A workload is one struct, registered through a linker section as the
  * tests are, so adding one is adding one file:
@@ -31,6 +33,7 @@
 #include "drivers/blkdev.h"
 #include "fs/vfs.h"
 #include "kernel/kv.h"
+#include "kernel/prandom.h"
 #include "kernel/result.h"
 #include "kernel/sched.h"
 #include "kernel/time.h"
@@ -264,7 +267,6 @@ struct bench_sample {
 void bench_sample(struct bench *b, struct bench_sample *s);
 
 /* A fixed-seed generator for workloads' random orders. */
-uint64_t bench_rand(uint64_t *state);
 /* @a[0..n) = 0..n-1, shuffled (Fisher-Yates) from @seed, or in order when @seed is 0. */
 void bench_permutation(uint32_t *a, uint64_t n, uint64_t seed);
 

@@ -6,6 +6,11 @@
  * "diskprobe: KEY ...": tools/bench --log writes them to disk.params, for
  * tools/run-qemu --disk-model) and one RESULT line.
  *
+ * The reads go through the raw I/O engine (drivers/blk-io.c), 32 slots of
+ * it: 8 of 1 MiB and 24 of a page. The probe's reads of one step are
+ * prepped together, committed with one issue time and reaped all at once,
+ * each timed by its slot's completion.
+ *
  * On the modelled disk under QEMU it measures the model (the acceptance
  * test of the probe); on a real disk, the disk.
  */
@@ -14,88 +19,44 @@
 
 #include "bench/bench.h"
 #include "bench/probe.h"
+#include "drivers/blk-io.h"
 #include "drivers/blkdev.h"
 #include "kernel/log.h"
 #include "kernel/result.h"
 #include "kernel/time.h"
 #include "mm/mm.h"
 
-#define DP_MAX_PAGES (1024 * 1024 / PAGE_SIZE) /* the probe's largest read: 1 MiB */
-#define DP_SLOTS     32
-#define DP_STALL_NS  (120 * NSEC_PER_SEC)
+#define DP_SLOTS 32
+#define DP_BIG	 8 /* slots 0-7 take a whole 1 MiB read (the zone rates queue eight) */
 
-struct dp_disk;
-
-struct dp_slot {
-	struct dp_disk *disk;
-	struct bio *bio;
-	struct page **pages;
-	unsigned int nr_pages;
-	uint64_t done_ns;
-	bool busy;
-};
-
-struct dp_disk {
-	struct block_device *bdev;
-	struct dp_slot slots[DP_SLOTS];
-	unsigned int in_flight;
-	struct wait_queue_head wq;
-};
-
-static void dp_end_io(struct bio *bio)
-{
-	struct dp_slot *s = bio->bi_private;
-
-	s->done_ns = ktime_ns();
-	s->busy = false;
-	s->disk->in_flight--;
-	wake_up_all(&s->disk->wq);
-}
-
+/*
+ * Issue @n reads together in slots 0..n-1, all stamped with one issue
+ * time, and wait for all: each one's completion time is its slot's.
+ */
 static int dp_read(void *ctx, const struct dp_req *r, unsigned int n, uint64_t *issued,
 		   uint64_t *done)
 {
-	struct dp_disk *d = ctx;
+	struct io_engine *e = ctx;
 	int err = 0;
 
-	if (n > DP_SLOTS)
+	if (n > e->qd) {
+		pr_err("diskprobe: %u reads at once; the probe has %u slots\n", n, e->qd);
 		return -EINVAL;
-	for (unsigned int i = 0; i < n; i++) {
-		struct dp_slot *s = &d->slots[i];
-		uint32_t bytes = r[i].n * 512;
-
-		if (DIV_ROUND_UP(bytes, PAGE_SIZE) > s->nr_pages)
-			return -EINVAL;
-		s->bio->bi_vcnt = 0;
-		s->bio->bi_size = 0;
-		for (unsigned int p = 0; bytes; p++) {
-			uint32_t take = min_t(uint32_t, bytes, PAGE_SIZE);
-
-			bio_add_page(s->bio, s->pages[p], take, 0);
-			bytes -= take;
-		}
-		s->bio->bi_op = REQ_OP_READ;
-		s->bio->bi_sector = r[i].lba;
-		s->bio->bi_end_io = dp_end_io;
-		s->bio->bi_private = s;
-		s->bio->bi_status = 0;
-		s->busy = true;
 	}
-	d->in_flight = n;
-	*issued = ktime_ns();
 	for (unsigned int i = 0; i < n; i++)
-		submit_bio(d->bdev, d->slots[i].bio);
-	if (!wait_event_timeout(d->wq, d->in_flight == 0, DP_STALL_NS)) {
-		pr_err("diskprobe: %s: no completion for %llu s; giving up (buffers leaked)\n",
-		       d->bdev->name, DP_STALL_NS / NSEC_PER_SEC);
+		if (io_prep(&e->slots[i], REQ_OP_READ, r[i].lba, r[i].n * 512, 0, i))
+			return -EINVAL; /* the probe stops; io_free() takes the prepped slots */
+	io_commit(e);
+	*issued = e->slots[0].submit_ns;
+	if (!io_reap_all(e))
 		return -ETIMEDOUT;
-	}
 	for (unsigned int i = 0; i < n; i++) {
-		done[i] = d->slots[i].done_ns;
-		if (d->slots[i].bio->bi_status && !err) {
+		struct bio *bio = e->slots[i].bio;
+
+		done[i] = e->slots[i].end_ns;
+		if (bio->bi_status && !err) {
 			pr_err("diskprobe: %s: read of %u sectors at %llu failed (error %d)\n",
-			       d->bdev->name, r[i].n, (unsigned long long)r[i].lba,
-			       d->slots[i].bio->bi_status);
+			       e->bdev->name, r[i].n, (unsigned long long)r[i].lba, bio->bi_status);
 			err = -EIO;
 		}
 	}
@@ -117,49 +78,6 @@ static void dp_wait_until(void *ctx, uint64_t t)
 		sleep_ns(t - now);
 }
 
-static void dp_free(struct dp_disk *d)
-{
-	for (int i = 0; i < DP_SLOTS; i++) {
-		struct dp_slot *s = &d->slots[i];
-
-		if (s->bio)
-			bio_put(s->bio);
-		for (unsigned int p = 0; s->pages && p < s->nr_pages; p++)
-			if (s->pages[p])
-				free_pages(s->pages[p], 0);
-		kfree(s->pages);
-	}
-	kfree(d);
-}
-
-/* Slots 0-7 take a whole 1 MiB read (the zone rates queue eight); the others one page. */
-static struct dp_disk *dp_alloc(struct block_device *bdev)
-{
-	struct dp_disk *d = kzalloc(sizeof(*d));
-
-	if (!d)
-		return NULL;
-	d->bdev = bdev;
-	init_waitqueue_head(&d->wq);
-	for (int i = 0; i < DP_SLOTS; i++) {
-		struct dp_slot *s = &d->slots[i];
-
-		s->disk = d;
-		s->nr_pages = i < 8 ? DP_MAX_PAGES : 1;
-		s->pages = kcalloc(s->nr_pages, sizeof(*s->pages));
-		s->bio = bio_alloc(s->nr_pages);
-		if (!s->pages || !s->bio)
-			goto fail;
-		for (unsigned int p = 0; p < s->nr_pages; p++)
-			if (!(s->pages[p] = page_cache_alloc(NULL)))
-				goto fail;
-	}
-	return d;
-fail:
-	dp_free(d);
-	return NULL;
-}
-
 static void print_param(void *ctx, const char *text)
 {
 	(void)ctx;
@@ -175,7 +93,8 @@ static int diskprobe_run(struct bench *b)
 {
 	static struct dp_result r;
 	struct block_device *bdev = blk_get_disk((int)bench_u(b, "disk"));
-	struct dp_disk *d;
+	uint32_t sizes[DP_SLOTS];
+	struct io_engine e;
 	struct dp_io io;
 	char name[48], desc[200];
 	struct result res;
@@ -191,19 +110,21 @@ static int diskprobe_run(struct bench *b)
 		       bdev->logical_sector_size);
 		return -EINVAL;
 	}
-	d = dp_alloc(bdev);
-	if (!d) {
+	for (int i = 0; i < DP_SLOTS; i++)
+		sizes[i] = i < DP_BIG ? 1024 * 1024 : PAGE_SIZE; /* the largest read: 1 MiB */
+	if (io_setup_sizes(&e, bdev, DP_SLOTS, sizes, 0, false)) {
 		pr_err("bench diskprobe: out of memory for its buffers\n");
+		io_free(&e);
 		return -ENOMEM;
 	}
-	io = (struct dp_io){d,	     bdev->nr_sectors, bdev->ncq ? min(bdev->queue_depth, 32u) : 1,
+	io = (struct dp_io){&e,	     bdev->nr_sectors, bdev->ncq ? min(bdev->queue_depth, 32u) : 1,
 			    dp_read, dp_now,	       dp_wait_until};
 	printf("bench diskprobe: %s (%s), %llu sectors: reads only, about %llu minutes\n",
 	       bdev->name, bdev->model, (unsigned long long)bdev->nr_sectors,
 	       (unsigned long long)bench_u(b, "minutes"));
 	err = dp_probe(&io, (unsigned int)bench_u(b, "minutes"), &r);
-	if (err != -ETIMEDOUT)
-		dp_free(d);
+	if (err != -ETIMEDOUT) /* after a stall the buffers are leaked, not freed under the I/O */
+		io_free(&e);
 	if (err) {
 		pr_err("bench diskprobe: %s: the probe stopped (%d); no table\n", bdev->name, err);
 		return err;

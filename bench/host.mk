@@ -18,10 +18,10 @@ $(BUILD)/host/fuzz_iolog: tests/host/fuzz_iolog.c bench/iolog.c bench/iolog.h ke
 	@$(CLANG) $(FUZZ_IOLOG_CFLAGS) -o $@ tests/host/fuzz_iolog.c bench/iolog.c
 
 # tools/mkbench --iolog sizes a log's files with the kernel's parser
-$(BUILD)/host/iologinfo: tools/iologinfo.c bench/iolog.c bench/iolog.h kernel/types.h
+$(BUILD)/host/iologinfo: tools/helpers/iologinfo.c bench/iolog.c bench/iolog.h kernel/types.h
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
-	@$(HOSTCC) $(HOST_CFLAGS) -O2 -o $@ tools/iologinfo.c bench/iolog.c
+	@$(HOSTCC) $(HOST_CFLAGS) -O2 -o $@ tools/helpers/iologinfo.c bench/iolog.c
 
 # The benchmarks' pattern check (bench/pattern-check.h) also builds on the host.
 #   build/host/test_bench    the fast check against pattern_check() in bench/pattern.h

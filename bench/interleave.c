@@ -63,7 +63,7 @@ static int interleave_run(struct bench *b)
 	snprintf(name, sizeof(name), "%s-%s", order_names[random], share ? "shared" : "own");
 	bench_phase_begin(b, name, share ? f[0] : NULL, per * n);
 	for (left = n * (per / bs); left && !err; step++) {
-		uint64_t i = random ? bench_rand(&rng) % n : step % n;
+		uint64_t i = random ? prandom_u64(&rng) % n : step % n;
 
 		if (pos[i] >= (loff_t)((i + 1) * per))
 			continue; /* this stream is done */

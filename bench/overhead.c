@@ -228,7 +228,7 @@ static int pass(struct bench *b, int t, void *buf, bool measured, const struct p
 
 		for (uint64_t k = 0; k < pages && !err; k++)
 			if (bench_pread(b, f, buf, 4096,
-					(loff_t)(bench_rand(&rng) % pages) * 4096) != 4096)
+					(loff_t)(prandom_u64(&rng) % pages) * 4096) != 4096)
 				err = -EIO;
 	} else {
 		if (!read_all(b, f, buf, t == SEQ256_HOT ? 256 * 4096 : 4096, size))

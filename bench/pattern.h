@@ -1,7 +1,7 @@
 /*
  * The bench image's file contents: every 8-byte word of a pattern file is a
  * function of the file and the word's offset, so a reader checks each page
- * as it copies it, with no checksum and no reference copy. tools/patgen.c
+ * as it copies it, with no checksum and no reference copy. tools/helpers/patgen.c
  * writes the files on the host; bench/bench.c checks them in the kernel.
  *
  * A pattern file is a regular file whose name ends in ".pat", or any file

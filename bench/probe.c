@@ -11,6 +11,7 @@
 
 #include "bench/probe.h"
 #include "kernel/log.h"
+#include "kernel/prandom.h"
 
 #define MIB_SECTORS 2048ULL
 
@@ -20,14 +21,6 @@ struct probe {
 	uint64_t rng;
 	int err;
 };
-
-static uint64_t next_rand(struct probe *p)
-{
-	p->rng ^= p->rng << 13;
-	p->rng ^= p->rng >> 7;
-	p->rng ^= p->rng << 17;
-	return p->rng;
-}
 
 /* One read at QD1; its time from issue to completion (0 after an error). */
 static double rd(struct probe *p, uint64_t lba, uint32_t n, uint64_t *issued, uint64_t *done)
@@ -55,7 +48,7 @@ static void far_read(struct probe *p, uint64_t near)
 	uint64_t cap = p->io->nr_sectors, lba;
 
 	do
-		lba = next_rand(p) % (cap - 8);
+		lba = prandom_u64(&p->rng) % (cap - 8);
 	while ((lba > near ? lba - near : near - lba) < cap / 10);
 	rd(p, lba, 1, NULL, NULL);
 }
@@ -314,7 +307,7 @@ static void probe_lookbehind(struct probe *p)
 
 	p->r->lookbehind_tries = 12;
 	for (int i = 0; i < 12 && !p->err; i++) {
-		uint64_t l = base + next_rand(p) % 1000000;
+		uint64_t l = base + prandom_u64(&p->rng) % 1000000;
 
 		far_read(p, l);
 		rd(p, l, 1, NULL, NULL);
@@ -533,7 +526,7 @@ static void probe_ncq(struct probe *p)
 		p->r->ncq_qd[i] = qd;
 		while (total < 256 && !p->err) {
 			for (unsigned int k = 0; k < qd; k++)
-				q[k] = (struct dp_req){(next_rand(p) % (p->io->nr_sectors / 8)) * 8,
+				q[k] = (struct dp_req){(prandom_u64(&p->rng) % (p->io->nr_sectors / 8)) * 8,
 						       8};
 			p->err = p->io->read(p->io->ctx, q, qd, &issued, done);
 			p->r->reads += qd;

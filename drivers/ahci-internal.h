@@ -1,12 +1,16 @@
 /*
- * The AHCI driver's own header, shared by its three files:
- *   drivers/ahci.c      controller and port bring-up: BIOS handoff, HBA reset,
- *                       MSI, port memory, COMRESET, IDENTIFY, disk registration
- *   drivers/ahci-cmd.c  command issue and completion: FIS and PRDT building,
- *                       the block layer's queue_rq, the port thread, the MSI
- *                       handler, and completion at a disk model's times
- *   drivers/ahci-eh.c   error handling: stop, reset, reissue one at a time,
- *                       narrow a failing request down to its sector
+ * The AHCI driver's own header, shared by its five files:
+ *   drivers/ahci.c          controller and port bring-up: BIOS handoff, HBA
+ *                           reset, MSI, port memory, the link brought up, disk
+ *                           registration; the exit summary and lsblk's line
+ *   drivers/ahci-port.c     the port's registers: the bounded register wait,
+ *                           PxIS, the engines (ST, FRE), the link and COMRESET
+ *   drivers/ahci-identify.c IDENTIFY DEVICE and what its data says of the disk
+ *   drivers/ahci-cmd.c      command issue and completion: FIS and PRDT building,
+ *                           the block layer's queue_rq, the port thread, the MSI
+ *                           handler, and completion at a disk model's times
+ *   drivers/ahci-eh.c       error handling: stop, reset, reissue one at a time,
+ *                           narrow a failing request down to its sector
  * Register layouts and bit names are in drivers/ahci.h (AHCI 1.3.1).
  */
 #ifndef DRIVERS_AHCI_INTERNAL_H
@@ -107,7 +111,7 @@ uint64_t ahci_param(const char *key, uint64_t def);
 /* The BSY/DRQ wait after a reset: T_DEVICE_READY_US, or T_QEMU_READY_US under QEMU. */
 extern uint64_t ahci_ready_us;
 
-/* registers and the port's engines (ahci.c) */
+/* registers and the port's engines (ahci-port.c) */
 int ahci_wait_register(volatile uint32_t *reg, uint32_t mask, uint32_t want,
 		       unsigned long interval_us, uint64_t timeout_us, uint32_t *last);
 uint32_t ahci_take_is(struct ahci_port *port);
@@ -116,7 +120,13 @@ int ahci_port_stop(struct ahci_port *port, bool fis);
 int ahci_wait_device_ready(struct ahci_port *port, uint64_t timeout_us);
 int ahci_port_start(struct ahci_port *port);
 bool link_up(struct ahci_port *port);
+/* COMRESET, then up to @link_us for the Phy; bring-up retries with longer waits. */
+int comreset_wait(struct ahci_port *port, uint64_t link_us);
 int ahci_comreset(struct ahci_port *port);
+
+/* IDENTIFY DEVICE (ahci-identify.c) */
+int ahci_identify(struct ahci_port *port);
+int ahci_parse_identify(struct ahci_port *port);
 
 /* commands (ahci-cmd.c) */
 void fis_set_lba(struct fis_reg_h2d *fis, uint64_t lba);

@@ -1,7 +1,8 @@
 /*
- * AHCI 1.3 and SATA/ATA definitions for drivers/ahci.c: the HBA's memory
- * registers (ABAR, PCI BAR5), the in-memory command list, command tables,
- * PRDs and received-FIS area the HBA reads and writes by DMA, the FISes,
+ * AHCI 1.3 and SATA/ATA definitions for the AHCI driver (its files are
+ * listed in drivers/ahci-internal.h): the HBA's memory registers (ABAR,
+ * PCI BAR5), the in-memory command list, command tables, PRDs and
+ * received-FIS area the HBA reads and writes by DMA, the FISes,
  * and the ATA commands and IDENTIFY DEVICE words the driver uses. Names
  * follow the AHCI 1.3.1 specification (section numbers in the comments) and
  * ATA8-ACS, so each can be looked up there.

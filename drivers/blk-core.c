@@ -1,8 +1,11 @@
 /*
- * The block layer core: bios, per-disk request queues with plugging and
- * back/front merging, the queue-depth limit, congestion and the
- * /proc/diskstats-style statistics. Hardware-independent and host-built;
- * see drivers/blkdev.h for the interface.
+ * The block layer core: per-disk request queues with plugging and
+ * back/front merging, bios split to a queue's limits, the queue-depth
+ * limit, congestion, and each request accounted in the disk's
+ * /proc/diskstats-style statistics. Bios are allocated in
+ * drivers/blk-bio.c; disks are registered (their queues made) and their
+ * statistics reset in drivers/blk-genhd.c. Hardware-independent and
+ * host-built; see drivers/blkdev.h for the interface.
  *
  * Life of a bio: submit_bio() checks it against the disk, splits it if it
  * is larger than one request may be, and then either merges it into a
@@ -21,65 +24,14 @@
  */
 #include <string.h>
 
+#include "drivers/blk-internal.h"
 #include "drivers/blkdev.h"
-#include "drivers/diskmodel.h"
 #include "drivers/elevator.h"
 #include "kernel/log.h"
-#include "kernel/result.h"
 #include "mm/mm.h"
 #include "mm/readahead.h"
 
-unsigned int blk_nr_requests_default = BLK_DEF_NR_REQUESTS;
-enum elevator_kind blk_elevator_default = ELEVATOR_DEADLINE;
-
-static struct block_device *disks[BLK_MAX_DISKS];
-static int nr_disks;
-
 /* --- bios ----------------------------------------------------------------- */
-
-struct bio *bio_alloc(unsigned int nr_vecs)
-{
-	struct bio *bio;
-
-	if (nr_vecs == 0 || nr_vecs > BIO_MAX_VECS) {
-		pr_err("bio_alloc: %u vectors requested, 1..%u allowed\n", nr_vecs, BIO_MAX_VECS);
-		return NULL;
-	}
-	bio = kzalloc(sizeof(*bio) + nr_vecs * sizeof(struct bio_vec));
-	if (!bio)
-		return NULL;
-	bio->bi_io_vec = (struct bio_vec *)(bio + 1);
-	bio->bi_max_vecs = (uint16_t)nr_vecs;
-	return bio;
-}
-
-void bio_put(struct bio *bio)
-{
-	kfree(bio);
-}
-
-bool bio_add_page(struct bio *bio, struct page *page, uint32_t len, uint32_t offset)
-{
-	struct bio_vec *last = bio->bi_vcnt ? &bio->bi_io_vec[bio->bi_vcnt - 1] : NULL;
-
-	if (!len || len % SECTOR_SIZE || offset % SECTOR_SIZE || offset + len > PAGE_SIZE) {
-		pr_err("bio_add_page: fragment offset %u length %u: both must be multiples of %u "
-		       "within one page\n",
-		       offset, len, SECTOR_SIZE);
-		return false;
-	}
-	/* The next piece of the same page extends the last segment. */
-	if (last && last->bv_page == page && last->bv_offset + last->bv_len == offset) {
-		last->bv_len += len;
-		bio->bi_size += len;
-		return true;
-	}
-	if (bio->bi_vcnt >= bio->bi_max_vecs)
-		return false;
-	bio->bi_io_vec[bio->bi_vcnt++] = (struct bio_vec){page, len, offset};
-	bio->bi_size += len;
-	return true;
-}
 
 static inline uint32_t bio_sectors(const struct bio *bio)
 {
@@ -184,13 +136,6 @@ void blk_finish_plug(void)
 static bool queue_full(const struct request_queue *q)
 {
 	return q->nr_allocated >= q->nr_requests;
-}
-
-static bool bdev_congested(struct backing_dev_info *bdi)
-{
-	struct block_device *bdev = bdi->congested_data;
-
-	return bdev->queue && bdev->queue->congested[0];
 }
 
 static struct request *get_request(struct request_queue *q, int dir)
@@ -724,137 +669,7 @@ void blk_end_request(struct request *rq, int status, sector_t error_sector)
 	blk_run_queue(bdev);
 }
 
-/* --- disks --------------------------------------------------------------------- */
-
-int blk_register_disk(struct block_device *bdev, const struct blk_queue_ops *ops,
-		      unsigned int max_segments, unsigned int nr_requests)
-{
-	struct request_queue *q;
-	int err;
-
-	if (nr_disks >= BLK_MAX_DISKS) {
-		pr_err("blk: cannot register more than %d disks\n", BLK_MAX_DISKS);
-		return -ENOSPC;
-	}
-	if (!nr_requests)
-		nr_requests = blk_nr_requests_default;
-	if (nr_requests > BLK_MAX_NR_REQUESTS) {
-		pr_err("blk: %u requests per queue asked for, at most %u\n", nr_requests,
-		       BLK_MAX_NR_REQUESTS);
-		return -EINVAL;
-	}
-	if (bdev->max_sectors < PAGE_SIZE / SECTOR_SIZE || !max_segments || !bdev->queue_depth ||
-	    !ops || !ops->queue_rq) {
-		pr_err("blk: disk with max_sectors %u, %u segments, queue depth %u: a driver bug\n",
-		       bdev->max_sectors, max_segments, bdev->queue_depth);
-		return -EINVAL;
-	}
-	q = kzalloc(sizeof(*q));
-	if (!q)
-		return -ENOMEM;
-	q->pool = kcalloc(nr_requests, sizeof(struct request));
-	if (!q->pool) {
-		kfree(q);
-		return -ENOMEM;
-	}
-	q->bdev = bdev;
-	q->ops = ops;
-	q->nr_requests = nr_requests;
-	q->max_sectors = bdev->max_sectors;
-	q->max_segments = max_segments;
-	INIT_LIST_HEAD(&q->pending);
-	INIT_LIST_HEAD(&q->free);
-	INIT_LIST_HEAD(&q->requeue);
-	INIT_LIST_HEAD(&q->sort[0]);
-	INIT_LIST_HEAD(&q->sort[1]);
-	q->elevator = blk_elevator_default;
-	/* deadline-iosched.c's defaults */
-	q->fifo_batch = 16;
-	q->writes_starved = 2;
-	q->fifo_expire_ns[0] = 500 * NSEC_PER_MSEC;
-	q->fifo_expire_ns[1] = 5 * NSEC_PER_SEC;
-	/* blk_queue_congestion_threshold() */
-	q->congestion_on = min(nr_requests - nr_requests / 8 + 1, nr_requests);
-	q->congestion_off = nr_requests - nr_requests / 8 - nr_requests / 16 - 1;
-	if ((int)q->congestion_off < 1)
-		q->congestion_off = 1;
-	for (unsigned int i = 0; i < nr_requests; i++)
-		list_add_tail(&q->pool[i].queuelist, &q->free);
-	init_waitqueue_head(&q->wait);
-
-	bdev->index = nr_disks;
-	snprintf(bdev->name, sizeof(bdev->name), "sd%c", 'a' + nr_disks);
-	if (!bdev->logical_sector_size)
-		bdev->logical_sector_size = SECTOR_SIZE;
-	memset(&bdev->stats, 0, sizeof(bdev->stats));
-	/* the boot default (ra_kb=; 128 KiB, Linux's VM_MAX_READAHEAD); blockdev ra_kb= per disk */
-	bdev->bdi.ra_pages = ra_default_pages;
-	bdev->bdi.ra_pages_set = ra_default_pages_set;
-	bdev->bdi.rotational = !bdev->nonrot;
-	bdev->bdi.io_pages = max_t(unsigned long, 1, (unsigned long)bdev->max_sectors * SECTOR_SIZE /
-							     PAGE_SIZE);
-	bdev->bdi.congested_fn = bdev_congested;
-	bdev->bdi.congested_data = bdev;
-	err = address_space_init(&bdev->bd_mapping, bdev->name, &blkdev_aops, &bdev->bdi,
-				 (loff_t)(bdev->nr_sectors * SECTOR_SIZE));
-	if (err) {
-		kfree(q->pool);
-		kfree(q);
-		return err;
-	}
-	bdev->bd_mapping.host = bdev;
-	bdev->queue = q;
-	disks[nr_disks++] = bdev;
-	return 0;
-}
-
-int blk_disk_count(void)
-{
-	return nr_disks;
-}
-
-struct block_device *blk_get_disk(int index)
-{
-	return index >= 0 && index < nr_disks ? disks[index] : NULL;
-}
-
-const char *blk_disk_kind(const struct block_device *bdev)
-{
-	if (bdev->dmodel)
-		return "modelled";
-	return strncmp(bdev->model, "QEMU", 4) ? "real" : "emulated";
-}
-
-void result_timing(struct result *r, const struct block_device *bdev)
-{
-	result_str(r, "clock", ktime_clock_name());
-	if (bdev) {
-		result_str(r, "disk_kind", blk_disk_kind(bdev));
-		result_bool(r, "cold", bdev->run_cold);
-	}
-}
-
-uint64_t blk_model_buffer_hits(const struct block_device *bdev)
-{
-	return bdev && bdev->dmodel ? dm_stats(bdev->dmodel)->buffer_hits : 0;
-}
-
-void blk_reset_stats(struct block_device *bdev)
-{
-	unsigned int in_flight[2] = {bdev->stats.in_flight[0], bdev->stats.in_flight[1]};
-
-	memset(&bdev->stats, 0, sizeof(bdev->stats));
-	bdev->stats.in_flight[0] = in_flight[0];
-	bdev->stats.in_flight[1] = in_flight[1];
-	if (bdev->queue) {
-		bdev->queue->stamp_ns = ktime_ns();
-		/* the elevator's counters are printed with the disk's: they go too */
-		memset(&bdev->queue->elv, 0, sizeof(bdev->queue->elv));
-	}
-	if (bdev->dmodel)
-		dm_reset_stats(bdev->dmodel);
-	bdev->model_late = bdev->model_late_tsc = 0;
-}
+/* --- the host tests' fresh start ------------------------------------------------- */
 
 #ifdef HOST_BUILD
 void blk_reset_disks(void)

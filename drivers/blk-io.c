@@ -1,8 +1,10 @@
 /*
- * The asynchronous I/O engine of the raw-device commands (drivers/blk-io.h):
- * slots of bios with buffer pages from the page cache's pool, submitted to
- * a disk's queue, reaped in completion order, every wait bounded by
- * IO_STALL_NS.
+ * The asynchronous I/O engine of the raw-device commands and the disk
+ * probe (drivers/blk-io.h): slots of bios with buffer pages from the page
+ * cache's pool, of one size or each its own, submitted to a disk's queue
+ * one at a time or prepped and committed together, reaped one by one in
+ * completion order or all at once, each slot's issue and completion time
+ * kept, every wait bounded by IO_STALL_NS.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,51 +55,82 @@ static int pfn_descending(const void *a, const void *b)
 }
 
 /*
- * @qd slots of @max_bytes each (plus @max_off bytes of leading offset).
- * The pages come from the page cache's pool (page_cache_alloc(): the
- * kernel's heap is a small fixed window, and a raw read's buffers are what
- * RAM holds besides the cache, evicting it if need be). With @scatter the
- * pages of a slot are in descending frame order, so no two neighbours are
- * physically contiguous (the driver's scatter-gather list gets one entry
- * a page).
+ * engine_init(), slot_init() and build() are inlined wherever they are
+ * called, as they were in io_setup() and io_submit() when those were their
+ * one caller: a second caller (io_setup_sizes(), io_prep()) must not change
+ * how rawread's and blkcheck's path compiles, whose instructions are time
+ * under the virtual clock.
  */
-int io_setup(struct io_engine *e, struct block_device *bdev, unsigned int qd, uint32_t max_bytes,
-	     uint32_t max_off, bool scatter)
+static __always_inline int engine_init(struct io_engine *e, struct block_device *bdev,
+				       unsigned int qd)
 {
-	unsigned int nr_pages = DIV_ROUND_UP(max_bytes + max_off, PAGE_SIZE);
-
 	memset(e, 0, sizeof(*e));
 	e->bdev = bdev;
 	e->qd = qd;
 	init_waitqueue_head(&e->wq);
 	e->slots = kcalloc(qd, sizeof(*e->slots));
-	if (!e->slots)
+	return e->slots ? 0 : -ENOMEM;
+}
+
+/*
+ * Slot @s of @nr_pages pages. They come from the page cache's pool
+ * (page_cache_alloc(): the kernel's heap is a small fixed window, and a
+ * raw read's buffers are what RAM holds besides the cache, evicting it if
+ * need be). With @scatter they are in descending frame order, so no two
+ * neighbours are physically contiguous (the driver's scatter-gather list
+ * gets one entry a page).
+ */
+static __always_inline int slot_init(struct io_engine *e, struct io_slot *s, unsigned int nr_pages,
+				     bool scatter)
+{
+	s->eng = e;
+	s->nr_pages = nr_pages;
+	s->pages = kcalloc(nr_pages, sizeof(*s->pages));
+	s->bio = bio_alloc(nr_pages);
+	if (!s->pages || !s->bio)
 		return -ENOMEM;
-	for (unsigned int i = 0; i < qd; i++) {
-		struct io_slot *s = &e->slots[i];
+	for (unsigned int p = 0; p < nr_pages; p++) {
+		struct page *pg = page_cache_alloc(NULL);
 
-		s->eng = e;
-		s->nr_pages = nr_pages;
-		s->pages = kcalloc(nr_pages, sizeof(*s->pages));
-		s->bio = bio_alloc(nr_pages);
-		if (!s->pages || !s->bio)
+		if (!pg)
 			return -ENOMEM;
-		for (unsigned int p = 0; p < nr_pages; p++) {
-			struct page *pg = page_cache_alloc(NULL);
-
-			if (!pg)
-				return -ENOMEM;
-			s->pages[p] = pg;
-		}
-		if (scatter)
-			qsort(s->pages, nr_pages, sizeof(*s->pages), pfn_descending);
+		s->pages[p] = pg;
 	}
+	if (scatter)
+		qsort(s->pages, nr_pages, sizeof(*s->pages), pfn_descending);
 	return 0;
 }
 
-/* Start @op of @bytes at @sector into slot @s, the data @off bytes into its first page. */
-void io_submit(struct io_slot *s, enum bio_op op, sector_t sector, uint32_t bytes, uint32_t off,
-	       uint64_t tag)
+/* @qd slots of @max_bytes each (plus @max_off bytes of leading offset). */
+int io_setup(struct io_engine *e, struct block_device *bdev, unsigned int qd, uint32_t max_bytes,
+	     uint32_t max_off, bool scatter)
+{
+	unsigned int nr_pages = DIV_ROUND_UP(max_bytes + max_off, PAGE_SIZE);
+
+	if (engine_init(e, bdev, qd))
+		return -ENOMEM;
+	for (unsigned int i = 0; i < qd; i++)
+		if (slot_init(e, &e->slots[i], nr_pages, scatter))
+			return -ENOMEM;
+	return 0;
+}
+
+/* Slot i holds @bytes[i] (plus @max_off). */
+int io_setup_sizes(struct io_engine *e, struct block_device *bdev, unsigned int qd,
+		   const uint32_t *bytes, uint32_t max_off, bool scatter)
+{
+	if (engine_init(e, bdev, qd))
+		return -ENOMEM;
+	for (unsigned int i = 0; i < qd; i++)
+		if (slot_init(e, &e->slots[i], DIV_ROUND_UP(bytes[i] + max_off, PAGE_SIZE),
+			      scatter))
+			return -ENOMEM;
+	return 0;
+}
+
+/* Build @op of @bytes at @sector in slot @s, the data @off bytes into its first page. */
+static __always_inline void build(struct io_slot *s, enum bio_op op, sector_t sector,
+				  uint32_t bytes, uint32_t off, uint64_t tag)
 {
 	struct bio *bio = s->bio;
 
@@ -116,11 +149,70 @@ void io_submit(struct io_slot *s, enum bio_op op, sector_t sector, uint32_t byte
 	bio->bi_end_io = io_end;
 	bio->bi_private = s;
 	s->tag = tag;
-	s->busy = true;
 	s->done = false;
+}
+
+/* Start @op of @bytes at @sector into slot @s now (the caller keeps it within the slot). */
+void io_submit(struct io_slot *s, enum bio_op op, sector_t sector, uint32_t bytes, uint32_t off,
+	       uint64_t tag)
+{
+	build(s, op, sector, bytes, off, tag);
+	s->busy = true;
 	s->submit_ns = ktime_ns();
 	s->eng->in_flight++;
-	submit_bio(s->eng->bdev, bio);
+	submit_bio(s->eng->bdev, s->bio);
+}
+
+/* Build the same without starting it (nor making it busy): io_commit() does. */
+int io_prep(struct io_slot *s, enum bio_op op, sector_t sector, uint32_t bytes, uint32_t off,
+	    uint64_t tag)
+{
+	uint64_t room = (uint64_t)s->nr_pages * PAGE_SIZE;
+
+	if (s->busy || s->queued) {
+		pr_err("%s: I/O slot %u is not free: not prepped again\n", s->eng->bdev->name,
+		       (unsigned int)(s - s->eng->slots));
+		return -EINVAL;
+	}
+	if (!bytes || (uint64_t)off + bytes > room) {
+		pr_err("%s: I/O slot %u holds %llu bytes: cannot take %u at offset %u\n",
+		       s->eng->bdev->name, (unsigned int)(s - s->eng->slots),
+		       (unsigned long long)room, bytes, off);
+		return -EINVAL;
+	}
+	build(s, op, sector, bytes, off, tag);
+	s->queued = true;
+	s->eng->prep_end = max(s->eng->prep_end, (unsigned int)(s - s->eng->slots) + 1);
+	return 0;
+}
+
+/*
+ * Start every prepped slot, in slot order, all with one issue time: taken
+ * just before the first submission, with nothing but the submissions
+ * after it (the accounting before, the stamps after), as close as it can
+ * be to when the disk gets each command.
+ */
+void io_commit(struct io_engine *e)
+{
+	unsigned int end = e->prep_end;
+	uint64_t now;
+
+	for (unsigned int i = 0; i < end; i++)
+		if (e->slots[i].queued) {
+			e->slots[i].busy = true; /* before, in case it ends within submit_bio() */
+			e->in_flight++;
+		}
+	now = ktime_ns();
+	for (unsigned int i = 0; i < end; i++)
+		if (e->slots[i].queued)
+			submit_bio(e->bdev, e->slots[i].bio);
+	for (unsigned int i = 0; i < end; i++)
+		if (e->slots[i].queued) {
+			e->slots[i].queued = false;
+			e->slots[i].submit_ns = now;
+		}
+	e->prep_end = 0;
+	e->commit_end = max(e->commit_end, end);
 }
 
 /* Visit the data of slot @s in order: fn(ctx, bytes, len). */
@@ -132,6 +224,13 @@ void io_for_each(struct io_slot *s, void (*fn)(void *ctx, const uint8_t *p, uint
 
 		fn(ctx, (const uint8_t *)page_address(bv->bv_page) + bv->bv_offset, bv->bv_len);
 	}
+}
+
+static void stalled(struct io_engine *e)
+{
+	pr_err("%s: no I/O completion for %llu s with %u in flight; giving up (their buffers are "
+	       "leaked, not freed under the I/O)\n",
+	       e->bdev->name, IO_STALL_NS / NSEC_PER_SEC, e->in_flight);
 }
 
 /* Wait until slot @want (or, with NULL, any busy slot) is done; NULL after a stall. */
@@ -154,13 +253,29 @@ struct io_slot *io_reap(struct io_engine *e, struct io_slot *want)
 				   IO_STALL_NS);
 
 	if (!ok) {
-		pr_err("%s: no I/O completion for %llu s with %u in flight; giving up (their "
-		       "buffers are leaked, not freed under the I/O)\n",
-		       e->bdev->name, IO_STALL_NS / NSEC_PER_SEC, e->in_flight);
+		stalled(e);
 		return NULL;
 	}
 	got->busy = false;
 	return got;
+}
+
+/*
+ * Wait until nothing at all is in flight, then reap the slots committed
+ * since the last time (for the slots of io_commit(): a slot io_submit()
+ * started among them would be reaped with them, unseen by io_reap()).
+ */
+bool io_reap_all(struct io_engine *e)
+{
+	if (!wait_event_timeout(e->wq, e->in_flight == 0, IO_STALL_NS)) {
+		stalled(e);
+		return false;
+	}
+	for (unsigned int i = 0; i < e->commit_end; i++)
+		if (e->slots[i].done)
+			e->slots[i].busy = false;
+	e->commit_end = 0;
+	return true;
 }
 
 /* Drain before freeing: false if something never completed (then nothing is freed). */
@@ -170,15 +285,4 @@ bool io_drain(struct io_engine *e)
 		if (e->slots && e->slots[i].busy && !io_reap(e, &e->slots[i]))
 			return false;
 	return true;
-}
-
-uint64_t io_rand(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545F4914F6CDD1DULL;
 }

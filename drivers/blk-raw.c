@@ -23,6 +23,7 @@
 #include "kernel/cmd.h"
 #include "kernel/crc32.h"
 #include "kernel/log.h"
+#include "kernel/prandom.h"
 #include "kernel/result.h"
 #include "kernel/time.h"
 #include "mm/mm.h"
@@ -147,7 +148,7 @@ static int cmd_rawread(int argc, char **argv)
 	}
 	seed = v[7].present ? v[7].u : 1;
 	if (!seed)
-		seed = 0x9E3779B97F4A7C15ULL; /* xorshift has no zero state */
+		seed = PRANDOM_SEED_FOR_ZERO;
 	if (qd > count) {
 		printf("rawread: qd=%llu is more than the %llu reads of %s=%llu: lowered to %llu\n",
 		       (unsigned long long)qd, (unsigned long long)count,
@@ -185,7 +186,7 @@ static int cmd_rawread(int argc, char **argv)
 					if (!e.slots[i].busy)
 						s = &e.slots[i];
 			}
-			uint64_t blk = seq ? issued : io_rand(&seed) % region;
+			uint64_t blk = seq ? issued : prandom_u64(&seed) % region;
 
 			io_submit(s, REQ_OP_READ, first + blk * bs_sectors, (uint32_t)(bs * 1024),
 				  0, issued);

@@ -18,6 +18,7 @@
 #include "kernel/cmd.h"
 #include "kernel/crc32.h"
 #include "kernel/log.h"
+#include "kernel/prandom.h"
 #include "kernel/result.h"
 #include "kernel/time.h"
 #include "mm/mm.h"
@@ -173,7 +174,7 @@ static sector_t plan_sizes(uint64_t i, uint64_t *state, sector_t limit, uint32_t
 static sector_t plan_random(uint64_t i, uint64_t *state, sector_t limit, uint32_t *bytes,
 			    uint32_t *off)
 {
-	uint64_t r = io_rand(state);
+	uint64_t r = prandom_u64(state);
 	uint32_t sectors = 1 + (uint32_t)(r % 256); /* 512 B .. 128 KiB */
 
 	(void)i;

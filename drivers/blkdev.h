@@ -1,7 +1,8 @@
 /*
- * The block layer's interface (drivers/blk-core.c, host-buildable): block
- * devices, bios and the backing_dev_info that readahead asks about
- * congestion. A bio reads or writes bi_size bytes starting at 512-byte
+ * The block layer's interface (drivers/blk-core.c, with bios allocated in
+ * drivers/blk-bio.c and disks registered in drivers/blk-genhd.c;
+ * host-buildable): block devices, bios and the backing_dev_info that
+ * readahead asks about congestion. A bio reads or writes bi_size bytes starting at 512-byte
  * sector bi_sector into a vector of page fragments; bi_end_io runs when it
  * completes (possibly from an interrupt handler) with bi_status 0 or -errno.
  *

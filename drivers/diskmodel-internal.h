@@ -1,8 +1,10 @@
 /*
- * The disk model's state, shared by its two halves: drivers/diskmodel-geom.c
+ * The disk model's state, shared by its three parts: drivers/diskmodel-geom.c
  * (the drive's layout and mechanics: zones, tracks, angles, the seek curve
- * and the command overhead) and drivers/diskmodel.c (the buffer, the
- * look-ahead, planning and serving commands, NCQ).
+ * and the command overhead), drivers/diskmodel.c (making a model; the
+ * buffer, the look-ahead, planning and serving commands, NCQ) and
+ * drivers/diskmodel-report.c (the parameter table and derived figures
+ * printed, the counters).
  */
 #ifndef DRIVERS_DISKMODEL_INTERNAL_H
 #define DRIVERS_DISKMODEL_INTERNAL_H

@@ -2,8 +2,8 @@
  * The disk model's parameters (drivers/diskmodel-params.c, host-buildable):
  * every key the model reads, with its unit, range and meaning, named once
  * (DiskSim's disk.modspec does the same); the built-in drives' tables with
- * each figure's source; and parameter files, the untrusted text a user
- * carries from another machine:
+ * each figure's source (drivers/diskmodel-drives.c); and parameter files,
+ * the untrusted text a user carries from another machine:
  *
  *	# comment
  *	name     probed-sda

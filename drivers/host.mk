@@ -1,12 +1,15 @@
-# Hardware-independent parts of drivers/ (the block layer core and the raw
-# device's page cache operations) and the zlib-compatible crc32 they and
-# the benchmarks use, built on the host too.
-#   build/host/test_blk    block layer against fake drivers, crc32, the LBA pattern
-HOST_SRCS += kernel/crc32.c drivers/blk-core.c drivers/elevator.c drivers/blk-pagemap.c drivers/blk-pattern.c
+# Hardware-independent parts of drivers/ (the block layer core, the raw
+# device's page cache operations and the raw I/O engine) and the
+# zlib-compatible crc32 they and the benchmarks use, built on the host too.
+#   build/host/test_blk    block layer against fake drivers, the raw I/O engine, crc32, the
+#                          LBA pattern
+HOST_SRCS += kernel/crc32.c drivers/blk-bio.c drivers/blk-core.c drivers/blk-genhd.c \
+	drivers/elevator.c drivers/blk-pagemap.c drivers/blk-pattern.c drivers/blk-io.c
 HOST_TESTS += blk
 blk_SRCS := $(wildcard tests/common/test_blk_*.c tests/host/test_blk_*.c)
 #   build/host/test_diskmodel   the disk timing model's calibration against the specification
-HOST_SRCS += drivers/diskmodel.c drivers/diskmodel-geom.c drivers/diskmodel-params.c
+HOST_SRCS += drivers/diskmodel.c drivers/diskmodel-geom.c drivers/diskmodel-params.c \
+	drivers/diskmodel-drives.c drivers/diskmodel-report.c
 HOST_TESTS += diskmodel
 diskmodel_SRCS := tests/common/test_diskmodel.c tests/host/test_diskmodel_params.c \
 	tests/host/fuzz_diskmodel.c
@@ -27,7 +30,8 @@ $(BUILD)/fuzz/diskmodel.dict: drivers/diskmodel-params.c
 	@mv $@.tmp $@
 # (= : mm/host.mk, read after this fragment, defines MM_CORE_SRCS)
 DM_FUZZ_SRCS = tests/host/fuzz_diskmodel.c tests/host/runtime.c kernel/ktest.c \
-	drivers/diskmodel.c drivers/diskmodel-geom.c drivers/diskmodel-params.c $(MM_CORE_SRCS)
+	drivers/diskmodel.c drivers/diskmodel-geom.c drivers/diskmodel-params.c \
+	drivers/diskmodel-drives.c drivers/diskmodel-report.c $(MM_CORE_SRCS)
 DM_FUZZ_CFLAGS := -std=gnu11 -g -O1 -DHOST_BUILD -DDM_LIBFUZZER -I. -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-Dmain=host_runtime_main -w

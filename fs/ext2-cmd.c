@@ -5,8 +5,8 @@
  *	cksum [PATH]		size and crc32 of every regular file below PATH
  *	stat PATH		one inode (a symlink itself, not its target)
  *
- * cat and the other file reads are bench/filecmds.c's, drop_caches is
- * drivers/blk-cold.c's.
+ * cat and the other file reads are bench/'s file commands
+ * (bench/filecmds.h), drop_caches is drivers/blk-cold.c's.
  */
 #include <stdio.h>
 #include <string.h>

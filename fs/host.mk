@@ -6,7 +6,7 @@ FS_HOST_SRCS := fs/ext2-validate.c fs/ext2-super.c fs/ext2-inode.c fs/ext2-dir.c
 	fs/ext2-namei.c fs/ext2-readpages.c fs/mpage.c fs/vfs.c
 HOST_SRCS += $(FS_HOST_SRCS)
 HOST_TESTS += ext2
-# the readahead algorithms too: files it opens need one (the registry, mm/readahead.c, finds
+# the readahead algorithms too: files it opens need one (the registry, mm/ra-registry.c, finds
 # them through a linker section, which pulls nothing out of libhost.a)
 ext2_SRCS := $(wildcard tests/common/test_ext2*.c tests/host/test_ext2*.c) tests/host/fuzz_ext2.c \
 	$(wildcard mm/readahead-*.c)

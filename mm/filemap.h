@@ -34,7 +34,7 @@ ssize_t do_generic_mapping_read_actor(struct file *filp, size_t count, loff_t *p
 
 /* --- the fault path (patch 007) ------------------------------------------------ */
 
-/* enum filemap_advice, the madvise()-style hints, is in mm/readahead.h. */
+/* enum filemap_advice, the madvise()-style hints, is in mm/ra-algorithm.h (the hooks take it). */
 extern const char *const filemap_advice_names[];	/* "normal", ... NULL */
 
 /*

@@ -3,8 +3,8 @@
 #   build/host/test_mm       the tests/common mm suites on a 64 MiB arena
 #   build/host/test_mm_host  host-only suites that rebuild mm on small arenas
 #   build/host/bench_mm      microbenchmark, -O2 without sanitizers
-MM_CORE_SRCS := mm/page_alloc.c mm/cache-pool.c mm/slab.c mm/filemap-cache.c mm/page-lock.c mm/vmscan.c \
-	mm/mmbench.c
+MM_CORE_SRCS := mm/page_alloc.c mm/mm_init.c mm/cache-pool.c mm/slab.c mm/filemap-cache.c \
+	mm/page-lock.c mm/vmscan.c mm/mmbench.c
 HOST_SRCS += $(MM_CORE_SRCS)
 HOST_TESTS += mm mm_host
 mm_SRCS := $(wildcard tests/common/test_mm_*.c)
@@ -19,8 +19,8 @@ $(BUILD)/host/bench_mm: $(BENCH_MM_SRCS) $(wildcard mm/*.h kernel/*.h)
 host-tests: $(BUILD)/host/bench_mm
 
 # readahead (ra): owned by the readahead engineer; keep these lines in this block.
-# The readahead core, every algorithm (mm/readahead-*.c), tracing and the
-# read/fault/splice paths.
+# The readahead core (mm/readahead.c, ra-registry.c, ra-helpers.c), every algorithm
+# (mm/readahead-*.c), tracing and the read/fault/splice paths.
 #   build/host/test_readahead     the tests/common ra suites on a fake mm (no reclaim,
 #                                 counted lookups) plus host-only suites
 #   build/host/test_readahead_mm  the same common suites on the real mm
@@ -28,7 +28,8 @@ host-tests: $(BUILD)/host/bench_mm
 # by name, so the programs link their objects directly: from libhost.a only
 # the ones some test names would be pulled in.
 RA_ALGO_SRCS := $(wildcard mm/readahead-*.c)
-HOST_SRCS += mm/readahead.c mm/ratrace.c mm/filemap.c mm/filemap-actor.c $(RA_ALGO_SRCS)
+HOST_SRCS += mm/readahead.c mm/ra-registry.c mm/ra-helpers.c mm/ratrace.c mm/filemap.c \
+	mm/filemap-actor.c $(RA_ALGO_SRCS)
 HOST_TESTS += readahead readahead_mm
 RA_COMMON_TESTS := $(wildcard tests/common/test_ra_*.c)
 readahead_SRCS := $(RA_COMMON_TESTS) tests/host/test_readahead_fake.c \

@@ -1,7 +1,8 @@
 /*
- * Glue between the files of mm/ only: set-up calls mm_init() makes, the
- * allocator entry that takes gfp flags, and the LRU/page-cache hooks the
- * free and reclaim paths share. Nothing outside mm/ includes this.
+ * Glue between the files of mm/ only: the buddy allocator's state that its
+ * set-up at boot fills, set-up calls mm_init() makes, the allocator entry
+ * that takes gfp flags, and the LRU/page-cache hooks the free and reclaim
+ * paths share. Nothing outside mm/ includes this.
  */
 #ifndef MM_INTERNAL_H
 #define MM_INTERNAL_H
@@ -24,6 +25,21 @@ static inline bool irqs_masked(void)
 
 /* Linux's batch size for one round of reclaim. */
 #define SWAP_CLUSTER_MAX 32UL
+
+/*
+ * The buddy allocator's free lists and counters (mm/page_alloc.c), which
+ * its set-up at boot (mm_init_window(), mm/mm_init.c) resets and fills;
+ * mm_up: that set-up is done.
+ */
+struct free_area {
+	struct list_head free_list;
+	unsigned long nr_free; /* blocks of this order */
+};
+extern struct free_area free_area[MAX_ORDER];
+extern unsigned long nr_free_pages, nr_bad_pages, nr_managed;
+extern bool mm_up;
+/* Boot: the free frames [@spfn, @epfn) to the free lists, in the largest aligned blocks. */
+void free_range(unsigned long spfn, unsigned long epfn);
 
 /* alloc_pages() with flags (GFP_ATOMIC: never sleeps). */
 struct page *alloc_pages_gfp(unsigned int order, gfp_t gfp);

@@ -1,6 +1,6 @@
 /*
  * Memory management entry points: bringing physical memory up at boot
- * (mm_init, mm/page_alloc.c) and the kernel heap (kmalloc, mm/slab.c).
+ * (mm_init, mm/mm_init.c) and the kernel heap (kmalloc, mm/slab.c).
  *
  * Boot: kmain calls mm_init() once, before any init call, with the usable
  * RAM from the multiboot memory map (already capped by mem=) and every

@@ -7,11 +7,12 @@
  * The lookup benchmark caches real frames from the allocator in a private
  * address_space. They are not on an LRU list, so reclaim cannot take them
  * while it runs, and their contents are never touched (a lookup reads
- * only struct pages). Random indexes come from an xorshift generator
+ * only struct pages). Random indexes come from kernel/prandom.h,
  * inlined in the timed loop; its cost (a few ns) is part of hit_ns and
  * miss_ns.
  */
 #include "kernel/log.h"
+#include "kernel/prandom.h"
 #include "kernel/time.h"
 #include "mm/internal.h"
 
@@ -83,20 +84,6 @@ oom:
 	return -ENOMEM;
 }
 
-static inline uint64_t xorshift(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-/* A uniform index below @n without a division. */
-static inline pgoff_t pick(uint64_t *s, unsigned long n)
-{
-	return (pgoff_t)(((unsigned __int128)xorshift(s) * n) >> 64);
-}
-
 int mm_bench_lookup(unsigned long pages, unsigned long lookups, struct mm_bench_lookup *r)
 {
 	struct address_space m = {0};
@@ -141,7 +128,7 @@ int mm_bench_lookup(unsigned long pages, unsigned long lookups, struct mm_bench_
 
 	t0 = ktime_ns();
 	for (i = 0; i < lookups; i++) {
-		struct page *p = find_get_page(&m, pick(&seed, pages));
+		struct page *p = find_get_page(&m, prandom_below(&seed, pages));
 
 		if (p) {
 			found++;
@@ -163,7 +150,7 @@ int mm_bench_lookup(unsigned long pages, unsigned long lookups, struct mm_bench_
 
 	t0 = ktime_ns();
 	for (i = 0; i < lookups; i++) {
-		struct page *p = find_get_page(&m, pages + pick(&seed, pages));
+		struct page *p = find_get_page(&m, pages + prandom_below(&seed, pages));
 
 		if (p) {
 			false_hits++;
@@ -174,7 +161,7 @@ int mm_bench_lookup(unsigned long pages, unsigned long lookups, struct mm_bench_
 
 	t0 = ktime_ns();
 	for (i = 0; i < lookups / 32; i++)
-		sink += page_cache_next_miss(&m, pick(&seed, pages - min(pages, 32UL)), 32);
+		sink += page_cache_next_miss(&m, prandom_below(&seed, pages - min(pages, 32UL)), 32);
 	r->next_miss_ns = per_op(t0, ktime_ns(), lookups / 32 * 32);
 
 	address_space_release(&m);

@@ -12,7 +12,7 @@
  *	rastat [reset=1]		global readahead counters
  *
  * The applications that read files (cat, mmapcat, splicecat, walk,
- * rastreams, readahead) are in bench/filecmds.c.
+ * rastreams, readahead) are bench/'s file commands (bench/filecmds.h).
  */
 #include <stdio.h>
 #include <string.h>

@@ -150,25 +150,7 @@ readit:
 			ra_lookahead_size(ra));
 }
 
-static bool context_sync(struct address_space *mapping, struct file_ra_state *ra,
-			 struct file *filp, pgoff_t offset, unsigned long req_size)
-{
-	struct ra_call call;
-
-	if (ra_ondemand_entry(mapping, ra, NULL, offset, req_size, &call))
-		context_readahead(mapping, ra, filp, false, offset, req_size, &call);
-	return true;
-}
-
-static void context_async(struct address_space *mapping, struct file_ra_state *ra,
-			  struct file *filp, struct page *page, pgoff_t offset,
-			  unsigned long req_size)
-{
-	struct ra_call call;
-
-	if (ra_ondemand_entry(mapping, ra, page, offset, req_size, &call))
-		context_readahead(mapping, ra, filp, true, offset, req_size, &call);
-}
+RA_ONDEMAND_HOOKS(context, context_readahead)
 
 const struct ra_algorithm ra_algo_context = {
 	.name = "context",

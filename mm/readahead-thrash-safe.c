@@ -180,25 +180,7 @@ nothing:
 	ra_trace_record(mapping, ra, offset, req_size, call, offset, 0, 0);
 }
 
-static bool thrash_safe_sync(struct address_space *mapping, struct file_ra_state *ra,
-			     struct file *filp, pgoff_t offset, unsigned long req_size)
-{
-	struct ra_call call;
-
-	if (ra_ondemand_entry(mapping, ra, NULL, offset, req_size, &call))
-		thrash_safe_readahead(mapping, ra, filp, false, offset, req_size, &call);
-	return true;
-}
-
-static void thrash_safe_async(struct address_space *mapping, struct file_ra_state *ra,
-			      struct file *filp, struct page *page, pgoff_t offset,
-			      unsigned long req_size)
-{
-	struct ra_call call;
-
-	if (ra_ondemand_entry(mapping, ra, page, offset, req_size, &call))
-		thrash_safe_readahead(mapping, ra, filp, true, offset, req_size, &call);
-}
+RA_ONDEMAND_HOOKS(thrash_safe, thrash_safe_readahead)
 
 const struct ra_algorithm ra_algo_thrash_safe = {
 	.name = "thrash-safe",

@@ -18,6 +18,7 @@
 #include "drivers/diskmodel-params.h"
 #include "drivers/diskmodel.h"
 #include "kernel/ktest.h"
+#include "kernel/prandom.h"
 #include "mm/mm.h"
 #include "tests/common/test_mm_helpers.h"
 
@@ -38,10 +39,7 @@ static uint64_t rng_state;
 
 static uint64_t rng(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return prandom_u64(&rng_state);
 }
 
 /* A model of the built-in drive with one parameter changed. */

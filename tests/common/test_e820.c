@@ -10,6 +10,7 @@
 
 #include "kernel/e820.h"
 #include "kernel/ktest.h"
+#include "kernel/prandom.h"
 
 #define U MEM_USABLE
 #define R MEM_RESERVED
@@ -279,14 +280,6 @@ static void test_worst_case(struct ktest *t)
 	KT_EXPECT_GE(t, e820_sanitize(in, MAXN, out, 2 * MAXN, &rep), 1);
 }
 
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /*
  * Random maps of up to 24 entries over 64 pages (ends not always on page
  * boundaries: quarter pages): every quarter page's type in the output is
@@ -303,13 +296,14 @@ static void test_random_against_brute_force(struct ktest *t)
 		struct boot_region in[24], out[48];
 		uint32_t want[SPACE], got[SPACE];
 		struct e820_report rep;
-		int n = (int)(rnd(&seed) % 24), m;
+		int n = (int)(prandom_u64(&seed) % 24), m;
 
 		memset(want, 0, sizeof(want));
 		memset(got, 0, sizeof(got));
 		for (int i = 0; i < n; i++) {
-			uint64_t a = rnd(&seed) % SPACE, l = rnd(&seed) % 5 ? rnd(&seed) % 48 : 0;
-			uint32_t type = (uint32_t)(rnd(&seed) % 6); /* 0: an undefined type */
+			uint64_t a = prandom_u64(&seed) % SPACE;
+			uint64_t l = prandom_u64(&seed) % 5 ? prandom_u64(&seed) % 48 : 0;
+			uint32_t type = (uint32_t)(prandom_u64(&seed) % 6); /* 0: an undefined type */
 
 			if (a + l > SPACE)
 				l = SPACE - a;

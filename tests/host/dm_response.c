@@ -13,6 +13,7 @@
 
 #include "drivers/diskmodel.h"
 #include "kernel/ktest.h"
+#include "kernel/prandom.h"
 #include "mm/mm.h"
 
 #define READS 4000
@@ -21,10 +22,7 @@ static uint64_t rng_state = 88172645463325252ULL;
 
 static uint64_t rng(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return prandom_u64(&rng_state);
 }
 
 /* Closed loop at depth @qd over sectors [0, @span); returns the mean response in us. */

@@ -20,6 +20,7 @@
 #include "drivers/diskmodel-params.h"
 #include "drivers/diskmodel.h"
 #include "kernel/ktest.h"
+#include "kernel/prandom.h"
 #include "mm/mm.h"
 
 /* Returns 1 if a model was built and ran, 0 if the file was refused, -1 on a broken rule. */
@@ -48,9 +49,7 @@ int dm_fuzz_one(const uint8_t *data, size_t size)
 			uint64_t lba;
 			uint32_t n;
 
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
+			prandom_u64(&x);
 			n = 1 + (uint32_t)(x % 2048);
 			if (n > g.nr_sectors)
 				n = (uint32_t)g.nr_sectors;
@@ -143,9 +142,7 @@ static void test_dm_fuzz_corpus(struct ktest *t)
 			size_t at, m = n;
 			int r;
 
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
+			prandom_u64(&x);
 			memcpy(mut, buf, n);
 			at = x % n;
 			switch (i % 4) {

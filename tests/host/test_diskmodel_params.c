@@ -11,6 +11,7 @@
 #include "drivers/diskmodel-params.h"
 #include "drivers/diskmodel.h"
 #include "kernel/ktest.h"
+#include "kernel/prandom.h"
 #include "mm/mm.h"
 
 static const char *params_ready(void)
@@ -42,9 +43,7 @@ static uint64_t signature(struct disk_model *m)
 	for (int i = 0; i < 300; i++) {
 		struct dm_completion c;
 
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
+		prandom_u64(&x);
 		if (dm_submit(m, i % 4, DM_READ,
 			      i % 3 ? x % 300000000 : 1000000 + 128 * (uint64_t)i,
 			      1 + (uint32_t)(x % 256), now))

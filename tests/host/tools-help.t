@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 make -s build/host/patgen build/host/iologinfo >/dev/null 2>&1
 tools=()
-for t in tools/*; do
+for t in tools/* tools/helpers/*; do
 	[ -f "$t" ] && [ -x "$t" ] && tools+=("$t")
 done
 tools+=(build/host/patgen build/host/iologinfo)

@@ -18,12 +18,10 @@ IMG=build/img/bench-smoke.img
 results() {	# results FILE
 	python3 - "$1" <<'PY'
 import json, sys
-for line in open(sys.argv[1], errors="replace"):
-    if line.startswith("RESULT "):
-        r = json.loads(line[7:])
-        if r.get("cmd") == "bench":
-            r.pop("verified", None)
-            print(json.dumps(r, sort_keys=True))
+import results
+for r in results.select(results.from_log(sys.argv[1]), cmd="bench"):
+    r.pop("verified", None)
+    print(json.dumps(r, sort_keys=True))
 PY
 }
 
@@ -59,9 +57,9 @@ qemu --mem 64M --disk "$IMG" --disk-model none --timeout 120 -- \
 	"run=bench iozone i=read verify=1;drop_caches;bench iozone i=read verify=0"
 tap_is "$QSTATUS" 0 "real clock: the runs succeed"
 if python3 - "$QOUT" <<'PY'; then
-import json, sys
-r = [json.loads(l[7:]) for l in open(sys.argv[1], errors="replace")
-     if l.startswith('RESULT {"cmd":"bench"')]
+import sys
+import results
+r = results.select(results.from_log(sys.argv[1]), cmd="bench")
 v1, v0 = r[0], r[1]
 print("# verify=1: harness %.6f s of %.6f s; verify=0: %.6f s of %.6f s" %
       (v1["harness_secs"], v1["secs"], v0["harness_secs"], v0["secs"]))

@@ -19,12 +19,11 @@ tap_is "$QSTATUS" 0 "bench suite=smoke runs and exits 0"
 
 check() {	# check NAME PYTHON-EXPRESSION over the list R of bench RESULTs
 	if python3 - "$QOUT" "$2" <<'PY'
-import json, sys
+import sys
+import results
 R, S = [], []
-for line in open(sys.argv[1], errors="replace"):
-    if line.startswith("RESULT "):
-        r = json.loads(line[7:])
-        (R if r.get("cmd") == "bench" else S).append(r)
+for r in results.from_log(sys.argv[1]):
+    (R if r.get("cmd") == "bench" else S).append(r)
 def one(w, t, ra, **kw):
     m = [r for r in R if r.get("workload") == w and r.get("test") == t and r.get("ra") == ra and r.get("suite") == "smoke"
          and all(r.get(k) == v for k, v in kw.items())]

@@ -19,9 +19,9 @@ qemu --mem 64M --disk "$IMG" --timeout 300 -- \
 tap_is "$QSTATUS" 0 "four cats, two after drop_caches disk=cold, one after drop_caches"
 python3 - "$QOUT" >"$TAP_TMP/cats" <<'PY'
 import json, sys
-for line in open(sys.argv[1], errors="replace"):
-    if line.startswith('RESULT {"cmd":"cat"'):
-        print(json.dumps(json.loads(line[7:]), sort_keys=True))
+import results
+for r in results.select(results.from_log(sys.argv[1]), cmd="cat"):
+    print(json.dumps(r, sort_keys=True))
 PY
 tap_is "$(grep -c . "$TAP_TMP/cats")" 4 "four cat RESULT lines"
 c2=$(sed -n 2p "$TAP_TMP/cats")

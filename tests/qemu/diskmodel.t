@@ -24,15 +24,15 @@ in_range() {	# in_range VALUE LO HI NAME
 results_nohost() {	# results_nohost FILE
 	python3 - "$1" <<'PY'
 import json, sys
+import results
 def strip(o):
     if isinstance(o, dict):
         return {k: strip(v) for k, v in o.items() if not k.startswith("host_")}
     if isinstance(o, list):
         return [strip(v) for v in o]
     return o
-for line in open(sys.argv[1], errors="replace"):
-    if line.startswith("RESULT "):
-        print(json.dumps(strip(json.loads(line[7:])), sort_keys=True))
+for r in results.from_log(sys.argv[1]):
+    print(json.dumps(strip(r), sort_keys=True))
 PY
 }
 
@@ -42,12 +42,10 @@ truncate -s $((312581808 * 512)) "$BIG"
 qemu --disk "$BIG" --timeout 300 -- "run=rawread disk=0 bs=1024 qd=1 pattern=seq mb=64 crc=0;rawread disk=0 bs=1024 qd=1 pattern=seq mb=64 crc=0 offset_mb=152000;rawread disk=0 bs=4 qd=1 pattern=rand count=2000;rawread disk=0 bs=4 qd=32 pattern=rand count=2000;diskmodel"
 tap_is "$QSTATUS" 0 "160 GB sparse image: the acceptance run succeeds"
 mapfile -t mbps < <(python3 - "$QOUT" <<'PY'
-import json, sys
-for line in open(sys.argv[1], errors="replace"):
-    if line.startswith("RESULT "):
-        r = json.loads(line[7:])
-        if r.get("cmd") == "rawread":
-            print(r["mbps"], r["iops"], r["secs"], r.get("clock"), r.get("disk_kind"))
+import sys
+import results
+for r in results.select(results.from_log(sys.argv[1]), cmd="rawread"):
+    print(r["mbps"], r["iops"], r["secs"], r.get("clock"), r.get("disk_kind"))
 PY
 )
 read -r seq0 _ _ clock kind <<<"${mbps[0]:-0 0 0 - -}"

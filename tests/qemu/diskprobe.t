@@ -22,12 +22,13 @@ cp "$QOUT" "$TAP_TMP/probe.log"
 # The model's own figures and the probe's, side by side.
 check() {	# check NAME PYTHON-EXPRESSION over M (diskmodel RESULT), P (diskprobe RESULTs), T (tables)
 	if python3 - "$TAP_TMP/probe.log" "$2" <<'PY'
-import json, re, sys
+import re, sys
+import results
 M, P, T, cur, shape, seek = None, [], [], None, [], None
 for line in open(sys.argv[1], errors="replace"):
     line = line.rstrip("\n")
-    if line.startswith("RESULT "):
-        r = json.loads(line[7:])
+    r = results.parse(line)
+    if r is not None:
         if r.get("cmd") == "diskmodel" and M is None:
             M = r
         elif r.get("cmd") == "diskprobe":

@@ -53,15 +53,13 @@ PY
 # check_cats QOUT MANIFEST PATH...: a cat RESULT with the manifest's size and crc for each
 check_cats() {
 	python3 - "$@" <<'PY'
-import json, sys
+import sys
+import results
 out, manifest, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
 want = {l.split()[0]: l.split()[1:3] for l in open(manifest)}
 got = {}
-for line in open(out, errors="replace"):
-    if line.startswith("RESULT "):
-        r = json.loads(line[7:])
-        if r.get("cmd") == "cat":
-            got[r["path"]] = [str(r["bytes"]), r["crc32"]]
+for r in results.select(results.from_log(out), cmd="cat"):
+    got[r["path"]] = [str(r["bytes"]), r["crc32"]]
 bad = [p for p in paths if got.get(p) != want.get(p)]
 for p in bad:
     print("# %s: got %s, want %s" % (p, got.get(p), want.get(p)))

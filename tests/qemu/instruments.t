@@ -46,14 +46,12 @@ tap_is "$plain_status/$traced_status/$memeq_status/$ring_status" "0/0/0/0" "four
 # compare A B: "same N" or the first differences
 compare() {
 	python3 - "$1" "$2" <<'PY'
-import json, sys
+import sys
+import results as lib
 
 def results(path):
     out = []
-    for line in open(path, errors="replace"):
-        if not line.startswith("RESULT "):
-            continue
-        r = json.loads(line[7:])
+    for r in lib.from_log(path):
         if r.get("cmd") in ("bench-trace", "ratrace"):
             continue
         out.append({k: v for k, v in r.items() if k != "trace" and not k.startswith("host_")})

@@ -5,6 +5,8 @@
 #	qemu -- run=selftest            # sets QOUT (output file) and QSTATUS
 #	tap_is "$QSTATUS" 0 "selftest exits 0"
 set -u
+# Python in the scripts reads RESULT lines with tools/lib/results.py: import results
+export PYTHONPATH="$PWD/tools/lib${PYTHONPATH:+:$PYTHONPATH}"
 TAP_N=0
 TAP_TMP=$(mktemp -d)
 trap 'rm -rf "$TAP_TMP"' EXIT
@@ -53,17 +55,25 @@ tap_ktap_subtest() {	# tap_ktap_subtest FILE
 # The value of KEY in the first RESULT line whose cmd is CMD (numbers and strings).
 result_field() {	# result_field FILE CMD KEY
 	python3 - "$@" <<'PY'
-import json, sys
+import sys
+import results
 path, cmd, key = sys.argv[1:4]
-for line in open(path, errors="replace"):
-    if line.startswith("RESULT "):
-        try:
-            r = json.loads(line[7:])
-        except ValueError:
-            continue
-        if r.get("cmd") == cmd and key in r:
-            print(r[key])
-            break
+for r in results.from_log(path):
+    if r.get("cmd") == cmd and key in r:
+        print(r[key])
+        break
+PY
+}
+
+# The value of KEY in the Nth (1-based) RESULT line of command CMD ("" if none).
+result_nth() {	# result_nth FILE CMD N KEY
+	python3 - "$@" <<'PY'
+import sys
+import results
+path, cmd, n, key = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+rows = results.select(results.from_log(path), cmd=cmd)
+if len(rows) >= n:
+    print(rows[n - 1].get(key, ""))
 PY
 }
 

@@ -51,11 +51,12 @@ qemu --mem 64M --disk "$IMG" --timeout 300 -- "run=${run#;};rawread disk=0 bs=64
 cp "$QOUT" "$TAP_TMP/failnth.log"
 for w in "${WORKLOADS[@]}"; do
 	if python3 - "$TAP_TMP/failnth.log" "$w" >"$TAP_TMP/check.log" <<'PY'
-import json, re, sys
+import re, sys
+import results
 log, cmd = open(sys.argv[1], errors="replace").read().splitlines(), sys.argv[2]
 start = log.index("failnth: '%s' once without injection" % cmd)
-end = next(i for i in range(start, len(log)) if log[i].startswith('RESULT {"cmd":"failnth"'))
-res = json.loads(log[end][7:])
+end = next(i for i in range(start, len(log)) if (results.parse(log[i]) or {}).get("cmd") == "failnth")
+res = results.parse(log[end])
 problems, seg, before = [], None, 0
 for line in log[start + 1:end]:
     m = re.match(r"failnth: n=(\d+): (.*)", line)
@@ -71,7 +72,7 @@ for line in log[start + 1:end]:
                 problems.append("n=%d: %d error lines: %s" % (n, len(errs), errs))
             elif not re.search(r"(no|out of) memory", errs[0]) or not re.search(r"\b\d+[ -]bytes?\b", errs[0]):
                 problems.append("n=%d: the error does not say what ran out and how much: %s" % (n, errs[0]))
-            if any(l.startswith('RESULT {"cmd":"bench"') for l in lines):
+            if any((results.parse(l) or {}).get("cmd") == "bench" for l in lines):
                 problems.append("n=%d: a bench RESULT for a run that did not start" % n)
             if "returned -12;" not in m.group(2):
                 problems.append("n=%d: %s" % (n, m.group(2)))

@@ -30,19 +30,7 @@ PY
 whole=$(host_crc32 "$TAP_TMP/big.bin")
 
 field() {	# field N KEY: KEY of the Nth rastreams RESULT
-	python3 - "$QOUT" "$1" "$2" <<'PY'
-import json, sys
-path, n, key = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-seen = 0
-for line in open(path, errors="replace"):
-    if line.startswith("RESULT "):
-        r = json.loads(line[7:])
-        if r.get("cmd") == "rastreams":
-            seen += 1
-            if seen == n:
-                print(r.get(key, ""))
-                break
-PY
+	result_nth "$QOUT" rastreams "$1" "$2"
 }
 
 cmds="rastreams /big.bin streams=1;drop_caches"

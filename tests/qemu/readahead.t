@@ -22,23 +22,7 @@ medium_crc=$(crc_of /medium.bin)
 
 # The value of KEY in the Nth (1-based) RESULT line of command CMD.
 rf() {	# rf FILE CMD N KEY
-	python3 - "$@" <<'PY'
-import json, sys
-path, cmd, n, key = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-seen = 0
-for line in open(path, errors="replace"):
-    if not line.startswith("RESULT "):
-        continue
-    try:
-        r = json.loads(line[7:])
-    except ValueError:
-        continue
-    if r.get("cmd") == cmd:
-        seen += 1
-        if seen == n:
-            print(r.get(key, ""))
-            break
-PY
+	result_nth "$@"
 }
 # tap_cmp "EXPR" NAME: EXPR is a python expression over the numbers substituted in
 tap_cmp() {
@@ -151,9 +135,9 @@ tap_grep '^error: readahead: ratrace_events=10: 4096 to 262144' "$QOUT" \
 # diskstats reset=1 zeroes everything it prints: the disk's, the elevator's and the model's
 qemu --timeout 60 --disk "$img" -- "run=cat /medium.bin;diskstats reset=1;diskstats"
 python3 - "$QOUT" <<'PY' && tap_ok "diskstats reset=1: the disk's, the elevator's and the model's counters all zero" || tap_not_ok "diskstats reset=1 zeroes every counter it prints"
-import json, sys
-ds = [json.loads(l[7:]) for l in open(sys.argv[1], errors="replace")
-      if l.startswith("RESULT ") and '"cmd":"diskstats"' in l]
+import sys
+import results
+ds = results.select(results.from_log(sys.argv[1]), cmd="diskstats")
 before, after = ds[0]["disks"][0], ds[1]["disks"][0]
 keys = ["reads", "sectors_read", "elv_dispatched", "elv_sorted", "elv_expired", "congested"]
 ok = before["reads"] > 0 and before["elv_dispatched"] > 0 and all(after[k] == 0 for k in keys)

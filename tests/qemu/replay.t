@@ -29,12 +29,11 @@ ALGOS=$(sed -n 's/^  ra  .*(one of \([a-z|-]*\))$/\1/p' "$SUITE" | tr '|' ' ')
 
 check() { # check NAME PYTHON-EXPRESSION [LOG]: over R (bench RESULTs), F (bench-file), S (others)
 	if python3 - "${3:-$QOUT}" "$2" "$ALGOS" <<'PY'
-import json, sys
+import sys
+import results
 R, F, S = [], [], []
-for line in open(sys.argv[1], errors="replace"):
-    if line.startswith("RESULT "):
-        r = json.loads(line[7:])
-        (R if r.get("cmd") == "bench" else F if r.get("cmd") == "bench-file" else S).append(r)
+for r in results.from_log(sys.argv[1]):
+    (R if r.get("cmd") == "bench" else F if r.get("cmd") == "bench-file" else S).append(r)
 A = sys.argv[3].split()
 def one(test, ra, **kw):
     m = [r for r in R if r.get("test") == test and r.get("ra") == ra and all(r.get(k) == v for k, v in kw.items())]
@@ -134,6 +133,7 @@ tap_is "$status" 0 "cat and bench replay of a sequential trace, every algorithm;
 # readahead counters and the readahead decisions (ratrace, times aside), pairwise
 if python3 - "$SEQ" "$ALGOS" >"$TAP_TMP/seq.txt" <<'PY'
 import json, re, sys
+import results
 blocks, cur, cmd, stats = [], None, "", None
 for line in open(sys.argv[1], errors="replace"):
     if line.startswith("lookahead$ "):
@@ -143,8 +143,8 @@ for line in open(sys.argv[1], errors="replace"):
             blocks.append(cur)
         elif not cmd.startswith(("diskstats", "ratrace")):
             cur = None
-    elif line.startswith("RESULT "):
-        r = json.loads(line[7:])
+    elif results.parse(line) is not None:
+        r = results.parse(line)
         if r["cmd"] == "diskstats":
             stats = r["disks"][0]
             if cur is not None and len(cur["stats"]) == 1:

@@ -21,8 +21,9 @@ n=$(ls "$A"/points/p*.log 2>/dev/null | grep -c '/p[0-9]*\.log$')
 tap_is "$n" 4 "one console log per point"
 py() {	# py NAME PYTHON-EXPRESSION over R, the RESULT lines of $A/results.jsonl
 	if python3 - "$A/results.jsonl" "$2" <<'PY'
-import json, sys
-R = [json.loads(l) for l in open(sys.argv[1])]
+import sys
+import results
+R = results.from_jsonl(sys.argv[1])
 ok = eval(sys.argv[2])
 if not ok:
     print("# failed: " + sys.argv[2])
