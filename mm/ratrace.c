@@ -125,6 +125,31 @@ void ra_trace_name_tail(char *dst, const char *name)
 	dst[RA_TRACE_NAME - 1] = '\0';
 }
 
+/*
+ * The next slot of the ring for an event of @ra, or NULL while the tracer
+ * watches another file (ratrace watch=); with interrupts masked, so that
+ * the claim is atomic. The event's time, file name, inode and device filled.
+ */
+static struct ra_trace_event *ring_claim(struct address_space *mapping, struct file_ra_state *ra,
+					 unsigned long flags)
+{
+	struct ra_trace_event *e;
+
+	if (ra_trace_watch && ra_trace_watch->ra != ra) {
+		local_irq_restore(flags);
+		return NULL;
+	}
+	e = &ra_ring[ra_ring_total % ra_ring_size];
+	ra_ring_total++;
+	local_irq_restore(flags);
+	memset(e, 0, sizeof(*e));
+	e->time_ns = ktime_ns();
+	ra_trace_name_tail(e->file, mapping ? mapping->name : NULL);
+	e->ino = mapping ? mapping->trace_ino : 0;
+	e->dev = mapping ? mapping->trace_dev : 0;
+	return e;
+}
+
 /* The ring's part of ra_trace_record(), under its hold. */
 static __attribute__((noinline)) void trace_ring_record(struct address_space *mapping,
 							struct file_ra_state *ra, pgoff_t offset,
@@ -138,19 +163,10 @@ static __attribute__((noinline)) void trace_ring_record(struct address_space *ma
 	/* Completions never record, but keep the slot claim atomic anyway. */
 	flags = local_irq_save();
 	stats_count(&ra_global_stats, call);
-	if (ra_trace_watch && ra_trace_watch->ra != ra) {
-		local_irq_restore(flags);
+	e = ring_claim(mapping, ra, flags);
+	if (!e)
 		return;
-	}
-	e = &ra_ring[ra_ring_total % ra_ring_size];
-	ra_ring_total++;
-	local_irq_restore(flags);
-
-	e->time_ns = ktime_ns();
-	ra_trace_name_tail(e->file, mapping ? mapping->name : NULL);
 	e->kind = RA_EV_DECISION;
-	e->ino = mapping ? mapping->trace_ino : 0;
-	e->dev = mapping ? mapping->trace_dev : 0;
 	e->offset = offset;
 	e->req_size = req_size;
 	e->algo = ra->algo;
@@ -179,22 +195,11 @@ static __attribute__((noinline)) void trace_ring_linux(struct address_space *map
 						       unsigned int ra_pages, unsigned int mmap_miss,
 						       int64_t prev_pos)
 {
-	struct ra_trace_event *e;
-	unsigned long flags = local_irq_save();
+	struct ra_trace_event *e = ring_claim(mapping, ra, local_irq_save());
 
-	if (ra_trace_watch && ra_trace_watch->ra != ra) {
-		local_irq_restore(flags);
+	if (!e)
 		return;
-	}
-	e = &ra_ring[ra_ring_total % ra_ring_size];
-	ra_ring_total++;
-	local_irq_restore(flags);
-	memset(e, 0, sizeof(*e));
-	e->time_ns = ktime_ns();
-	ra_trace_name_tail(e->file, mapping ? mapping->name : NULL);
 	e->kind = (uint8_t)kind;
-	e->ino = mapping ? mapping->trace_ino : 0;
-	e->dev = mapping ? mapping->trace_dev : 0;
 	e->algo = ra->algo;
 	e->offset = index;
 	e->req_size = count;

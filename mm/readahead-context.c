@@ -136,18 +136,7 @@ initial_readahead:
 	async = size > req_size ? size - req_size : size;
 
 readit:
-	/*
-	 * Will this read hit the mark this window puts at its own start? Then
-	 * take the mark hit now and merge the next window into this one.
-	 */
-	if (offset == start && size == async) {
-		async = ra_next_size(size, max);
-		size += async;
-	}
-	ra_set_window(ra, offset, start, size, async);
-	ra_call_note_io(call, ra_submit(ra, mapping, filp), call->async);
-	ra_trace_record(mapping, ra, offset, req_size, call, ra->ra_index, ra_readahead_size(ra),
-			ra_lookahead_size(ra));
+	ra_readit(mapping, ra, filp, offset, req_size, start, size, async, max, call);
 }
 
 RA_ONDEMAND_HOOKS(context, context_readahead)

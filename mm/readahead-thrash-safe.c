@@ -167,14 +167,7 @@ context:
 	async = min(size, 1 + (history - ahead) / READAHEAD_ASYNC_RATIO);
 
 readit:
-	if (offset == start && size == async) {
-		async = ra_next_size(size, max);
-		size += async;
-	}
-	ra_set_window(ra, offset, start, size, async);
-	ra_call_note_io(call, ra_submit(ra, mapping, filp), call->async);
-	ra_trace_record(mapping, ra, offset, req_size, call, ra->ra_index, ra_readahead_size(ra),
-			ra_lookahead_size(ra));
+	ra_readit(mapping, ra, filp, offset, req_size, start, size, async, max, call);
 	return;
 nothing:
 	ra_trace_record(mapping, ra, offset, req_size, call, offset, 0, 0);
