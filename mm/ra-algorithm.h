@@ -132,15 +132,6 @@ struct ra_algorithm {
 
 /* Submit I/O for the window in @ra ([ra_index, readahead_index), mark at lookahead_index). */
 unsigned long ra_submit(struct file_ra_state *ra, struct address_space *mapping, struct file *filp);
-/*
- * 2.6.31's readit: the window [@start, @start + @size) with its mark @async
- * pages before the end; when the read at @offset would hit that mark at the
- * window's own start, the next window (ramped up to @max) is merged in now.
- * Sets the state, submits, notes the I/O in @call and records the trace.
- */
-void ra_readit(struct address_space *mapping, struct file_ra_state *ra, struct file *filp,
-	       pgoff_t offset, unsigned long req_size, pgoff_t start, unsigned long size,
-	       unsigned long async, unsigned long max, struct ra_call *call);
 
 /* Initial window for a read of @size pages; next window after the one in @ra. */
 unsigned long get_init_ra_size(unsigned long size, unsigned long max);

@@ -5,8 +5,7 @@
  * keeps) and get_next_ra_size() the next one (patch 006's
  * get_next_ra_size2()), ra_next_size() being its ramp alone; and
  * ra_ondemand_entry() is the checks the on-demand family makes on entry
- * (2.6.23 to 2.6.33's page_cache_sync/async_readahead()); ra_readit() is
- * 2.6.31's readit: tail of ondemand_readahead(). They read through
+ * (2.6.23 to 2.6.33's page_cache_sync/async_readahead()). They read through
  * the core's mechanism (mm/readahead.c). Host-buildable.
  */
 #include "mm/backing-dev.h"
@@ -18,24 +17,6 @@ unsigned long ra_submit(struct file_ra_state *ra, struct address_space *mapping,
 					       ra_lookahead_size(ra));
 
 	return actual > 0 ? (unsigned long)actual : 0;
-}
-
-void ra_readit(struct address_space *mapping, struct file_ra_state *ra, struct file *filp,
-	       pgoff_t offset, unsigned long req_size, pgoff_t start, unsigned long size,
-	       unsigned long async, unsigned long max, struct ra_call *call)
-{
-	/*
-	 * Will this read hit the mark this window puts at its own start? Then
-	 * take the mark hit now and merge the next window into this one.
-	 */
-	if (offset == start && size == async) {
-		async = ra_next_size(size, max);
-		size += async;
-	}
-	ra_set_window(ra, offset, start, size, async);
-	ra_call_note_io(call, ra_submit(ra, mapping, filp), call->async);
-	ra_trace_record(mapping, ra, offset, req_size, call, ra->ra_index, ra_readahead_size(ra),
-			ra_lookahead_size(ra));
 }
 
 /*

@@ -168,6 +168,34 @@ static inline void ra_set_window(struct file_ra_state *ra, pgoff_t offset, pgoff
 	ra->lookahead_index = start + size - min(async_size, size);
 }
 
+/*
+ * 2.6.31's readit: in ondemand_readahead(), for the algorithms of its family
+ * (context, thrash-safe): the window [@start, @start + @size) with its mark
+ * @async pages before the end; when the read at @offset would hit that mark
+ * at the window's own start, the next window (ramped up to @max) is merged in
+ * now. Sets the state, submits, notes the I/O in @call and records the trace.
+ * Inline, as it was in each algorithm: a call here would move their I/O by
+ * its instructions on the virtual clock.
+ */
+static inline void ra_readit(struct address_space *mapping, struct file_ra_state *ra,
+			     struct file *filp, pgoff_t offset, unsigned long req_size,
+			     pgoff_t start, unsigned long size, unsigned long async,
+			     unsigned long max, struct ra_call *call)
+{
+	/*
+	 * Will this read hit the mark this window puts at its own start? Then
+	 * take the mark hit now and merge the next window into this one.
+	 */
+	if (offset == start && size == async) {
+		async = ra_next_size(size, max);
+		size += async;
+	}
+	ra_set_window(ra, offset, start, size, async);
+	ra_call_note_io(call, ra_submit(ra, mapping, filp), call->async);
+	ra_trace_record(mapping, ra, offset, req_size, call, ra->ra_index, ra_readahead_size(ra),
+			ra_lookahead_size(ra));
+}
+
 /* A read() ends before page @index: the algorithm's ->read_end, or prev_index = @index. */
 static inline void ra_read_end(struct file_ra_state *ra, pgoff_t index)
 {
