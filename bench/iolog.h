@@ -138,4 +138,28 @@ static inline uint64_t iolog_pause_us(const struct iolog_op *op)
  */
 int iolog_replay_check(struct iolog *log, const struct iolog_op *op, bool recorded);
 
+/*
+ * Every component of the file name @name (@len bytes) a plain one: no empty,
+ * "." or ".." component, so that a log names nothing outside the folder its
+ * files are replayed in (bench replay's files=, lrrun's mount point).
+ */
+static inline bool iolog_plain_name(const char *name, unsigned int len)
+{
+	unsigned int i = name[0] == '/';
+
+	if (i == len)
+		return false;
+	while (i <= len) {
+		unsigned int j = i;
+
+		while (j < len && name[j] != '/')
+			j++;
+		if (j == i || (j - i == 1 && name[i] == '.') ||
+		    (j - i == 2 && name[i] == '.' && name[i + 1] == '.'))
+			return false;
+		i = j + 1;
+	}
+	return true;
+}
+
 #endif

@@ -211,26 +211,6 @@ static int load_log(struct replay *r)
 	return err;
 }
 
-/* Every component of @name a plain one: no empty, "." or ".." (nothing outside FILES_DIR). */
-static bool plain_name(const char *name, unsigned int len)
-{
-	unsigned int i = name[0] == '/';
-
-	if (i == len)
-		return false;
-	while (i <= len) {
-		unsigned int j = i;
-
-		while (j < len && name[j] != '/')
-			j++;
-		if (j == i || (j - i == 1 && name[i] == '.') ||
-		    (j - i == 2 && name[i] == '.' && name[i + 1] == '.'))
-			return false;
-		i = j + 1;
-	}
-	return true;
-}
-
 /* Each file the log opens: its path in the image, there, big enough. */
 static int resolve_files(struct replay *r)
 {
@@ -248,7 +228,7 @@ static int resolve_files(struct replay *r)
 
 		if (!lf->opens)
 			continue; /* added, never opened: the replay does not need it */
-		if (!plain_name(lf->name, lf->len)) {
+		if (!iolog_plain_name(lf->name, lf->len)) {
 			pr_err("bench replay: %s: line %u: %.*s is not a plain path (an empty, '.' "
 			       "or '..' component)\n",
 			       r->log_path, lf->add_line, (int)lf->len, lf->name);

@@ -187,26 +187,6 @@ static void load_log(struct replay *r)
 	/* the file names point into @text, which stays for the run */
 }
 
-/* Every component of @name a plain one, as bench replay requires (nothing outside the dir). */
-static bool plain_name(const char *name, unsigned int len)
-{
-	unsigned int i = name[0] == '/';
-
-	if (i == len)
-		return false;
-	while (i <= len) {
-		unsigned int j = i;
-
-		while (j < len && name[j] != '/')
-			j++;
-		if (j == i || (j - i == 1 && name[i] == '.') ||
-		    (j - i == 2 && name[i] == '.' && name[i + 1] == '.'))
-			return false;
-		i = j + 1;
-	}
-	return true;
-}
-
 static void resolve_files(struct replay *r, const char *mnt)
 {
 	r->files = calloc(r->log.nr_files ? r->log.nr_files : 1, sizeof(*r->files));
@@ -221,7 +201,7 @@ static void resolve_files(struct replay *r, const char *mnt)
 		rf->fd = -1;
 		if (!lf->opens)
 			continue;
-		if (!plain_name(lf->name, lf->len))
+		if (!iolog_plain_name(lf->name, lf->len))
 			die("%s: line %u: %.*s is not a plain path (an empty, '.' or '..' "
 			    "component)",
 			    r->log_path, lf->add_line, (int)lf->len, lf->name);
