@@ -31,6 +31,14 @@
  * this testbed never writes. The phase's settings line and RESULT say
  * pass=rewrite or pass=pwrite; the pass's disk time is its own, so the test
  * begins where the write would have left the heads (a warm disk).
+ *
+ * Between random read and pwrite, iozone -t1 runs two more tests over the
+ * whole file: the mixed workload (one thread: a reader, random's records
+ * again) and random write (random's records, written). writes=all runs them
+ * too before pread's pass, as untimed passes reading random's records in
+ * random's order (a written page, like a read one, enters the cache
+ * referenced once; random's readahead may add pages a write would not):
+ * pass=mix+ranwrite+pwrite.
  */
 #include <stdio.h>
 #include <string.h>
@@ -43,7 +51,8 @@ static const char *const tests_names[] = {"all",    "read",   "reread", "reverse
 					  "stride", "random", "pread",	NULL};
 #define ALL_TESTS 0x7e /* bits T_READ..T_PREAD */
 static const char *const rand_names[] = {"iozone", "perm", NULL};
-static const char *const writes_names[] = {"none", "pass", NULL};
+static const char *const writes_names[] = {"none", "pass", "all", NULL};
+enum { WRITES_NONE, WRITES_PASS, WRITES_ALL };
 
 static const struct bench_param iozone_params[] = {
 	{"path", KV_STRING, NULL, (uintptr_t) "/bench/big.pat", 0, 0, "the file to read"},
@@ -55,7 +64,9 @@ static const struct bench_param iozone_params[] = {
 	 "random's records: iozone (lrand48 with replacement, as iozone) or perm (each once)"},
 	{"writes", KV_ENUM, writes_names, 0, 0, 0,
 	 "none, or pass: an untimed sequential read stands for the whole-file write iozone "
-	 "runs before read (rewrite) and pread (pwrite), leaving the cache as it would"},
+	 "runs before read (rewrite) and pread (pwrite), leaving the cache as it would; all: "
+	 "before pread also iozone's mixed workload and random write, untimed passes over "
+	 "random's records"},
 };
 
 #define IOZONE_STRIDE 17
@@ -128,6 +139,28 @@ static int write_pass(struct bench *b, const char *what, uint64_t size, uint64_t
 	return err;
 }
 
+/* The untimed passes standing for the mixed workload and random write: random's records twice. */
+static int random_passes(struct bench *b, uint64_t n, uint64_t rec, void *buf,
+			 const uint32_t *perm)
+{
+	struct file *f = bench_open(b, bench_s(b, "path"));
+	int err = 0;
+
+	if (!f)
+		return b->open_err;
+	blk_run_start(f->f_inode->i_sb ? f->f_inode->i_sb->s_bdev : NULL);
+	for (int pass = 0; pass < 2 && !err; pass++)
+		for (uint64_t k = 0; k < n && !err; k++)
+			if (vfs_pread(f, buf, rec, (loff_t)(perm[k] * rec)) != (ssize_t)rec)
+				err = -EIO;
+	bench_close(b, f);
+	if (err)
+		pr_err("bench iozone: %s: the passes standing for the mixed workload and random "
+		       "write could not read it\n",
+		       bench_s(b, "path"));
+	return err;
+}
+
 /* One test; *@started false if it could not begin (its file would not open). */
 static int one_test(struct bench *b, int t, uint64_t size, uint64_t rec, void *buf,
 		    const uint32_t *perm, bool *started)
@@ -138,7 +171,13 @@ static int one_test(struct bench *b, int t, uint64_t size, uint64_t rec, void *b
 	int err = 0;
 
 	*started = false;
-	if (pass && bench_u(b, "writes")) {
+	if (t == T_PREAD && bench_u(b, "writes") == WRITES_ALL) {
+		err = random_passes(b, n, rec, buf, perm);
+		if (!err)
+			err = write_pass(b, "mix+ranwrite+pwrite", n * rec, rec, buf);
+		if (err)
+			return err;
+	} else if (pass && bench_u(b, "writes") != WRITES_NONE) {
 		err = write_pass(b, pass, n * rec, rec, buf);
 		if (err)
 			return err;
@@ -224,7 +263,8 @@ static int iozone_run(struct bench *b)
 	buf = bench_buffer(b, rec);
 	if (!buf)
 		return -ENOMEM;
-	if (tests & (1u << T_RANDOM)) {
+	if ((tests & (1u << T_RANDOM)) ||
+	    ((tests & (1u << T_PREAD)) && bench_u(b, "writes") == WRITES_ALL)) {
 		perm = bench_alloc(b, n, sizeof(*perm), "the random test's order of records");
 		if (!perm) {
 			kfree(buf);

@@ -8,13 +8,13 @@
 # the results folder tools/bench-report makes, and bad input.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 39
+tap_plan 41
 
 need_bench_image smoke
 IMG=build/img/bench-smoke.img
 need_bench_image streams-mini
 
-qemu --mem 64M --disk "$IMG" --timeout 300 -- ra_kb=1024 "run=bench;bench suite=smoke;bench iozone i=read r=64k;bench pipeline think=30000 ra_async=0;bench pipeline think=30000"
+qemu --mem 64M --disk "$IMG" --timeout 300 -- ra_kb=1024 "run=bench;bench suite=smoke;bench iozone i=read r=64k;bench pipeline think=30000 ra_async=0;bench pipeline think=30000;bench iozone i=random,pread s=4m writes=pass;bench iozone i=pread s=4m writes=all"
 tap_is "$QSTATUS" 0 "bench suite=smoke runs and exits 0"
 
 check() {	# check NAME PYTHON-EXPRESSION over the list R of bench RESULTs
@@ -53,6 +53,8 @@ tap_grep '^bench: iozone read: .* buffer hits; ra legacy [0-9]+ calls, [0-9]+ wi
 check "rows that never touched the disk say so: smoke's re-read is cached, its first read is not" "[x.get('cached') for x in S if x.get('cmd') == 'bench-row' and x['test'] in ('Read', 'Re-read')] == [None, 'legacy,ondemand'] and 'fits in memory' in [s for s in S if s.get('cmd') == 'bench-suite'][0]['note']"
 tap_grep '^ +"Stride read"  KB/s +[0-9.]+ +[0-9.]+ +[-+][0-9.]+%( +\(cached[^)]*\))?$' "$QOUT" "the seeds' table: a row with both columns and the gain"
 tap_grep '^bench workloads:' "$QOUT" "bench alone lists the workloads"
+check "iozone writes=pass and writes=all: the pass that prepared pread named, every byte verified" "[(r['test'], r.get('pass'), r['verified']) for r in R if r['workload'] == 'iozone' and r.get('file_kb') == 4096] == [('random', None, True), ('pread', 'pwrite', True), ('pread', 'mix+ranwrite+pwrite', True)]"
+tap_grep '^bench: iozone pread: .* pass=mix\+ranwrite\+pwrite ' "$QOUT" "writes=all: the settings line says which passes ran"
 
 mkdir -p "$TAP_TMP/res"
 cp "$QOUT" "$TAP_TMP/res/console.log"
