@@ -7,7 +7,7 @@
 --help prints the usage and the tool's docstring, exit 0; anything argparse
 refuses (an unknown option, a missing value or argument) is one line,
 "NAME: what was wrong (see --help)" on stderr, exit 2 (NAME: prog without
-"tools/"), as tests/host/tools-help.t checks for every tool.
+its folder), as tests/host/tools-help.t checks for every tool.
 """
 import argparse
 import sys
@@ -15,7 +15,7 @@ import sys
 
 class OneLineParser(argparse.ArgumentParser):
     def error(self, message):
-        name = self.prog[len("tools/"):] if self.prog.startswith("tools/") else self.prog
+        name = self.prog.replace("tools/helpers/", "").replace("tools/", "")
         sys.stderr.write("%s: %s (see --help)\n" % (name, message))
         sys.exit(2)
 
