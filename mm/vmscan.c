@@ -200,22 +200,25 @@ static unsigned long shrink_inactive_list(unsigned long nr_to_scan, unsigned lon
  * batch, so that a cache of a few pages (the tests', mem=16M) is reclaimed
  * in one call where Linux would carry the count to its next one.
  */
+/* Add a list's share to its owed scan @owed; the pages to scan now: a batch or more, else 0. */
+static inline unsigned long owed_scan(unsigned long *owed, unsigned long nr, int priority)
+{
+	unsigned long scan;
+
+	*owed += (nr >> priority) + 1;
+	scan = *owed;
+	if (scan >= SWAP_CLUSTER_MAX || priority == 0)
+		*owed = 0;
+	else
+		scan = 0;
+	return scan;
+}
+
 static unsigned long shrink_zone(int priority, unsigned long budget)
 {
-	unsigned long scan_active, scan_inactive, done = 0;
-
-	nr_scan_active += (nr_active >> priority) + 1;
-	scan_active = nr_scan_active;
-	if (scan_active >= SWAP_CLUSTER_MAX || priority == 0)
-		nr_scan_active = 0;
-	else
-		scan_active = 0;
-	nr_scan_inactive += (nr_inactive >> priority) + 1;
-	scan_inactive = nr_scan_inactive;
-	if (scan_inactive >= SWAP_CLUSTER_MAX || priority == 0)
-		nr_scan_inactive = 0;
-	else
-		scan_inactive = 0;
+	unsigned long scan_active = owed_scan(&nr_scan_active, nr_active, priority);
+	unsigned long scan_inactive = owed_scan(&nr_scan_inactive, nr_inactive, priority);
+	unsigned long done = 0;
 
 	while ((scan_active || scan_inactive) && done < budget) {
 		unsigned long n;
