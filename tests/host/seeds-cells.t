@@ -10,15 +10,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOL = os.path.join(ROOT, "tools", "seeds-cells")
-n = 0
-
-
-def ok(cond, what, why=""):
-    global n
-    n += 1
-    print("%s %d - %s" % ("ok" if cond else "not ok", n, what))
-    if not cond and why:
-        print("# " + why.replace("\n", "\n# "))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import ok  # noqa: E402 (tests/host/tap.py)
 
 
 def folder(rows):
