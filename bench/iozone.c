@@ -20,39 +20,41 @@
  * iozone run without -i (the seeds' `iozone -c -t1 -s 4096m -r 64k`) runs
  * its write tests too, and each read test starts from the page cache the
  * test before it left. Two read tests follow a whole-file sequential write:
- * read follows rewrite, pread follows pwrite; both then start with the
- * file's tail cached, the rest gone. Here, read would start from a dropped
- * cache and pread from the records random left scattered through it, so
- * that pread's windows stop at every cached record. writes=pass runs, before
- * each of the two, an untimed sequential read of the whole file standing for
- * the write: it leaves the same pages cached in the same order (a written
- * page, like a read one, enters the inactive list referenced once). What it
- * cannot leave is dirty pages still being written back as the test begins:
- * this testbed never writes. The phase's settings line and RESULT say
- * pass=rewrite or pass=pwrite; the pass's disk time is its own, so the test
- * begins where the write would have left the heads (a warm disk).
+ * read follows rewrite, pread follows pwrite. Rewrite writes over the file
+ * the initial write created; pwrite first creat()s it (iozone's
+ * thread_pwrite_test(), every version before -+N turned it off in 3.329),
+ * which truncates it: every cached page of the old file goes, however hot,
+ * and pwrite's own pages take their place. Both reads then start with the
+ * file's tail cached, the rest gone. writes=pass runs, before each of the
+ * two, an untimed sequential read of the whole file standing for the write,
+ * and before pread's it first drops the file's pages as the creat() does
+ * (truncate_inode_pages()). It leaves the same pages cached in the same
+ * order: a written page, like a read one, enters the inactive list
+ * referenced once. What it cannot leave is dirty pages still being written
+ * back as the test begins: this testbed never writes. The phase's settings
+ * line and RESULT say pass=rewrite or pass=creat+pwrite (and how many pages
+ * the creat() dropped); the pass's disk time is its own, so the test begins
+ * where the write would have left the heads (a warm disk).
  *
- * Between random read and pwrite, iozone -t1 runs two more tests over the
- * whole file: the mixed workload (one thread: a reader, random's records
- * again) and random write (random's records, written). writes=all runs them
- * too before pread's pass, as untimed passes reading random's records in
- * random's order (a written page, like a read one, enters the cache
- * referenced once; random's readahead may add pages a write would not):
- * pass=mix+ranwrite+pwrite.
+ * The creat() is also why the mixed workload and random write, which iozone
+ * -t1 runs between random read and pwrite, do not matter to pread: what
+ * they leave cached goes with the truncation.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "bench/bench.h"
 #include "kernel/log.h"
+#include "mm/filemap.h"
 #include "mm/mm.h"
+#include "mm/pagemap.h"
 
 static const char *const tests_names[] = {"all",    "read",   "reread", "reverse",
 					  "stride", "random", "pread",	NULL};
 #define ALL_TESTS 0x7e /* bits T_READ..T_PREAD */
 static const char *const rand_names[] = {"iozone", "perm", NULL};
-static const char *const writes_names[] = {"none", "pass", "all", NULL};
-enum { WRITES_NONE, WRITES_PASS, WRITES_ALL };
+static const char *const writes_names[] = {"none", "pass", NULL};
+enum { WRITES_NONE, WRITES_PASS };
 
 static const struct bench_param iozone_params[] = {
 	{"path", KV_STRING, NULL, (uintptr_t) "/bench/big.pat", 0, 0, "the file to read"},
@@ -64,9 +66,8 @@ static const struct bench_param iozone_params[] = {
 	 "random's records: iozone (lrand48 with replacement, as iozone) or perm (each once)"},
 	{"writes", KV_ENUM, writes_names, 0, 0, 0,
 	 "none, or pass: an untimed sequential read stands for the whole-file write iozone "
-	 "runs before read (rewrite) and pread (pwrite), leaving the cache as it would; all: "
-	 "before pread also iozone's mixed workload and random write, untimed passes over "
-	 "random's records"},
+	 "runs before read (rewrite) and pread (pwrite, after its creat() empties the file's "
+	 "cache), leaving the cache as it would"},
 };
 
 #define IOZONE_STRIDE 17
@@ -115,17 +116,31 @@ static uint64_t record_of(int t, uint64_t k, uint64_t n, const uint32_t *perm)
 
 /*
  * The untimed pass standing for iozone's whole-file write @what before a
- * read test: @size bytes read in order in @rec records, unchecked. It is a
- * run on the disk of its own (blk_run_start()), so a disk made cold before
- * the workload is cold for the pass, and the test after it starts warm.
+ * read test: @size bytes read in order in @rec records, unchecked. With
+ * @creat, the pass first drops every cached page of the file, as the
+ * creat() iozone's pwrite test begins with truncates it; *@dropped says how
+ * many. It is a run on the disk of its own (blk_run_start()), so a disk made
+ * cold before the workload is cold for the pass, and the test after it
+ * starts warm.
  */
-static int write_pass(struct bench *b, const char *what, uint64_t size, uint64_t rec, void *buf)
+static int write_pass(struct bench *b, const char *what, bool creat, uint64_t size, uint64_t rec,
+		      void *buf, long *dropped)
 {
 	struct file *f = bench_open(b, bench_s(b, "path"));
 	int err = 0;
 
 	if (!f)
 		return b->open_err;
+	if (creat) {
+		*dropped = truncate_inode_pages(f->f_mapping, FILEMAP_IO_TIMEOUT_NS);
+		if (*dropped < 0) {
+			pr_err("bench iozone: %s: the creat() before pwrite's pass could not empty "
+			       "the file's cache: %s\n",
+			       bench_s(b, "path"), errname((int)*dropped));
+			bench_close(b, f);
+			return (int)*dropped;
+		}
+	}
 	blk_run_start(f->f_inode->i_sb ? f->f_inode->i_sb->s_bdev : NULL);
 	for (uint64_t done = 0; done < size && !err; done += rec)
 		if (vfs_read(f, buf, rec) != (ssize_t)rec)
@@ -139,46 +154,19 @@ static int write_pass(struct bench *b, const char *what, uint64_t size, uint64_t
 	return err;
 }
 
-/* The untimed passes standing for the mixed workload and random write: random's records twice. */
-static int random_passes(struct bench *b, uint64_t n, uint64_t rec, void *buf,
-			 const uint32_t *perm)
-{
-	struct file *f = bench_open(b, bench_s(b, "path"));
-	int err = 0;
-
-	if (!f)
-		return b->open_err;
-	blk_run_start(f->f_inode->i_sb ? f->f_inode->i_sb->s_bdev : NULL);
-	for (int pass = 0; pass < 2 && !err; pass++)
-		for (uint64_t k = 0; k < n && !err; k++)
-			if (vfs_pread(f, buf, rec, (loff_t)(perm[k] * rec)) != (ssize_t)rec)
-				err = -EIO;
-	bench_close(b, f);
-	if (err)
-		pr_err("bench iozone: %s: the passes standing for the mixed workload and random "
-		       "write could not read it\n",
-		       bench_s(b, "path"));
-	return err;
-}
-
 /* One test; *@started false if it could not begin (its file would not open). */
 static int one_test(struct bench *b, int t, uint64_t size, uint64_t rec, void *buf,
 		    const uint32_t *perm, bool *started)
 {
 	uint64_t n = size / rec;
-	const char *pass = t == T_READ ? "rewrite" : t == T_PREAD ? "pwrite" : NULL;
+	const char *pass = t == T_READ ? "rewrite" : t == T_PREAD ? "creat+pwrite" : NULL;
+	long dropped = -1;
 	struct file *f;
 	int err = 0;
 
 	*started = false;
-	if (t == T_PREAD && bench_u(b, "writes") == WRITES_ALL) {
-		err = random_passes(b, n, rec, buf, perm);
-		if (!err)
-			err = write_pass(b, "mix+ranwrite+pwrite", n * rec, rec, buf);
-		if (err)
-			return err;
-	} else if (pass && bench_u(b, "writes") != WRITES_NONE) {
-		err = write_pass(b, pass, n * rec, rec, buf);
+	if (pass && bench_u(b, "writes") == WRITES_PASS) {
+		err = write_pass(b, pass, t == T_PREAD, n * rec, rec, buf, &dropped);
 		if (err)
 			return err;
 	}
@@ -203,6 +191,8 @@ static int one_test(struct bench *b, int t, uint64_t size, uint64_t rec, void *b
 	bench_result_u64(b, "record_kb", rec >> 10);
 	if (t == T_RANDOM)
 		bench_result_u64(b, "rand_perm", bench_u(b, "rand"));
+	if (dropped >= 0)
+		bench_result_u64(b, "creat_dropped_pages", (uint64_t)dropped);
 	bench_result_u64(b, "file_kb", (n * rec) >> 10);
 	return bench_phase_end(b) ? -EIO : err;
 }
@@ -263,8 +253,7 @@ static int iozone_run(struct bench *b)
 	buf = bench_buffer(b, rec);
 	if (!buf)
 		return -ENOMEM;
-	if ((tests & (1u << T_RANDOM)) ||
-	    ((tests & (1u << T_PREAD)) && bench_u(b, "writes") == WRITES_ALL)) {
+	if (tests & (1u << T_RANDOM)) {
 		perm = bench_alloc(b, n, sizeof(*perm), "the random test's order of records");
 		if (!perm) {
 			kfree(buf);

@@ -422,6 +422,39 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping)
 	return n;
 }
 
+/*
+ * Linux's truncate_inode_pages(mapping, 0) for a file whose blocks stay as
+ * they are: every page of @mapping leaves the cache, the way creat(2) of an
+ * existing file empties it (iozone's pwrite test begins so). A page still
+ * being read is waited for, at most @timeout_ns each. Returns the pages
+ * dropped, -ETIMEDOUT if a read did not finish, or -EBUSY if somebody still
+ * holds a page (a truncation never leaves a page of the old file behind).
+ */
+long truncate_inode_pages(struct address_space *mapping, uint64_t timeout_ns)
+{
+	unsigned long b;
+
+	for (b = 0; b < (1UL << mapping->hash_bits); b++) {
+		struct page *page;
+again:
+		for (page = mapping->hash[b >> CHUNK_SHIFT][b & (CHUNK_BUCKETS - 1)]; page;
+		     page = page->cache_next) {
+			bool done;
+
+			if (!PageLocked(page))
+				continue;
+			get_page(page);
+			done = wait_on_page_locked_timeout(page, timeout_ns);
+			put_page(page);
+			if (!done)
+				return -ETIMEDOUT;
+			goto again; /* the chain may have changed while we slept */
+		}
+	}
+	b = invalidate_mapping_pages(mapping);
+	return mapping->nrpages ? -EBUSY : (long)b;
+}
+
 unsigned long drop_pagecache(void)
 {
 	struct address_space *mapping;

@@ -132,6 +132,12 @@ unsigned long shrink_page_cache(unsigned long nr);
 unsigned long drop_pagecache(void);
 unsigned long invalidate_mapping_pages(struct address_space *mapping);
 /*
+ * Every page of @mapping out, waiting up to @timeout_ns for each one still
+ * being read, as creat(2) of the file would: the pages dropped, or -ETIMEDOUT
+ * or -EBUSY (a page still held) with the others gone (mm/filemap-cache.c).
+ */
+long truncate_inode_pages(struct address_space *mapping, uint64_t timeout_ns);
+/*
  * Called by reclaim when it evicts a page still marked PG_readahead_io
  * (read ahead, never read: thrashing), before the page leaves @mapping.
  * Runs inside an allocation: must not sleep or allocate. Whoever reads a

@@ -270,7 +270,46 @@ static void test_release_with_page_in_use(struct ktest *t)
 	KT_EXPECT_TRUE(t, !PageLRU(kept));
 }
 
+/*
+ * truncate_inode_pages(): every page goes, active and referenced ones too
+ * (creat(2) empties the file however hot it was); a page being read is
+ * waited for, boundedly; a page somebody holds makes it fail, loudly.
+ */
+static void test_truncate_inode_pages(struct ktest *t)
+{
+	struct fake_file ff;
+	struct address_space *m = &ff.mapping;
+	struct page *p;
+
+	KT_ASSERT_EQ(t, fake_file_init(&ff, "pc-truncate", 7, 0), 0);
+	cache_range(t, m, 0, 9);
+	p = find_get_page(m, 3);
+	KT_ASSERT_TRUE(t, p != NULL);
+	mark_page_accessed(p);
+	mark_page_accessed(p); /* the second access makes it active */
+	KT_EXPECT_TRUE(t, PageActive(p));
+	put_page(p);
+	KT_EXPECT_EQ(t, truncate_inode_pages(m, 1000), 10);
+	KT_EXPECT_EQ(t, m->nrpages, 0);
+
+	/* A page still locked (being read) past the bound: -ETIMEDOUT, nothing dropped. */
+	cache_range(t, m, 0, 3);
+	p = find_lock_page(m, 2);
+	KT_ASSERT_TRUE(t, p != NULL);
+	KT_EXPECT_EQ(t, truncate_inode_pages(m, 1000), -ETIMEDOUT);
+	KT_EXPECT_EQ(t, m->nrpages, 4);
+	unlock_page(p);
+	/* Held but no longer locked: the others go, the held one stays, -EBUSY. */
+	KT_EXPECT_EQ(t, truncate_inode_pages(m, 1000), -EBUSY);
+	KT_EXPECT_EQ(t, m->nrpages, 1);
+	KT_EXPECT_TRUE(t, is_cached(m, 2));
+	put_page(p);
+	KT_EXPECT_EQ(t, truncate_inode_pages(m, 1000), 1);
+	KT_EXPECT_EQ(t, m->nrpages, 0);
+	address_space_release(m);
+}
+
 KTEST_SUITE(mm_pagecache, mm_suite_ready, KTEST_CASE(test_insert_lookup_remove),
 	    KTEST_CASE(test_next_prev_miss_boundaries), KTEST_CASE(test_rehash_keeps_every_page),
 	    KTEST_CASE(test_find_lock_page), KTEST_CASE(test_read_cache_page),
-	    KTEST_CASE(test_release_with_page_in_use));
+	    KTEST_CASE(test_release_with_page_in_use), KTEST_CASE(test_truncate_inode_pages));
