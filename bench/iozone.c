@@ -22,14 +22,14 @@
  * test before it left. Two read tests follow a whole-file sequential write:
  * read follows rewrite, pread follows pwrite. Rewrite writes over the file
  * the initial write created; pwrite first creat()s it (iozone's
- * thread_pwrite_test(), every version before -+N turned it off in 3.329),
- * which truncates it: every cached page of the old file goes, however hot,
- * and pwrite's own pages take their place. Both reads then start with the
- * file's tail cached, the rest gone. writes=pass runs, before each of the
- * two, an untimed sequential read of the whole file standing for the write,
- * and before pread's it first drops the file's pages as the creat() does
- * (truncate_inode_pages()). It leaves the same pages cached in the same
- * order: a written page, like a read one, enters the inactive list
+ * thread_pwrite_test(), in 3.262, 3.283 and 3.471 alike; -+N, since 3.329,
+ * turns it off), which truncates it: every cached page of the old file goes,
+ * however hot, and pwrite's own pages take their place. Both reads then
+ * start with the file's tail cached, the rest gone. writes=pass runs, before
+ * each of the two, an untimed sequential read of the whole file standing for
+ * the write, and before pread's it first drops the file's pages as the
+ * creat() does (truncate_inode_pages()). It leaves the same pages cached in
+ * the same order: a written page, like a read one, enters the inactive list
  * referenced once. What it cannot leave is dirty pages still being written
  * back as the test begins: this testbed never writes. The phase's settings
  * line and RESULT say pass=rewrite or pass=creat+pwrite (and how many pages

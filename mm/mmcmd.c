@@ -52,7 +52,7 @@ static int cmd_meminfo(int argc, char **argv)
 	       (unsigned long long)KB(st.wmark_high));
 	printf("Reclaimed:    %10lu pages (thrashed: %lu read ahead, evicted unread)\n",
 	       st.reclaimed, st.thrashed);
-	printf("Dropped:      %10lu pages (drop_caches)\n", st.dropped);
+	printf("Dropped:      %10lu pages (drop_caches, and truncation)\n", st.dropped);
 	for (o = 0; o < MAX_ORDER; o++)
 		len += snprintf(orders + len, sizeof(orders) - (size_t)len, " %lu",
 				st.free_per_order[o]);

@@ -135,6 +135,7 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping);
  * Every page of @mapping out, waiting up to @timeout_ns for each one still
  * being read, as creat(2) of the file would: the pages dropped, or -ETIMEDOUT
  * or -EBUSY (a page still held) with the others gone (mm/filemap-cache.c).
+ * Counted as dropped too.
  */
 long truncate_inode_pages(struct address_space *mapping, uint64_t timeout_ns);
 /*
