@@ -19,22 +19,23 @@
  *
  * iozone run without -i (the seeds' `iozone -c -t1 -s 4096m -r 64k`) runs
  * its write tests too, and each read test starts from the page cache the
- * test before it left. Two read tests follow a whole-file sequential write:
- * read follows rewrite, pread follows pwrite. Rewrite writes over the file
- * the initial write created; pwrite first creat()s it (iozone's
- * thread_pwrite_test(), in 3.262, 3.283 and 3.471 alike; -+N, since 3.329,
- * turns it off), which truncates it: every cached page of the old file goes,
- * however hot, and pwrite's own pages take their place. Both reads then
- * start with the file's tail cached, the rest gone. writes=pass runs, before
- * each of the two, an untimed sequential read of the whole file standing for
- * the write, and before pread's it first drops the file's pages as the
- * creat() does (truncate_inode_pages()). It leaves the same pages cached in
- * the same order: a written page, like a read one, enters the inactive list
- * referenced once. What it cannot leave is dirty pages still being written
- * back as the test begins: this testbed never writes. The phase's settings
- * line and RESULT say pass=rewrite or pass=creat+pwrite (and how many pages
- * the creat() dropped); the pass's disk time is its own, so the test begins
- * where the write would have left the heads (a warm disk).
+ * test before it left. Two read tests follow whole-file sequential writes:
+ * read follows the initial write and rewrite, pread follows pwrite. The
+ * initial write and pwrite each begin with creat() of the file
+ * (thread_write_test() and thread_pwrite_test(), in iozone 3.262, 3.283 and
+ * 3.471 alike; -+N, since 3.329, turns it off), which truncates it: every
+ * cached page of the old file goes, however hot, and the writes' own pages
+ * take their place. Both reads then start with the file's tail cached, the
+ * rest gone. writes=pass stands for those writes: it drops the file's pages
+ * as the creat() does (truncate_inode_pages()), then reads the whole file
+ * in order, untimed, once for each write (twice before read, once before
+ * pread). That leaves the same pages cached in the same order: a written
+ * page, like a read one, enters the inactive list referenced once. What it
+ * cannot leave is dirty pages still being written back as the test begins:
+ * this testbed never writes. The phase's settings line and RESULT say
+ * pass=creat+write+rewrite or pass=creat+pwrite, and creat_dropped_pages;
+ * the passes' disk time is their own, so the test begins where the writes
+ * would have left the heads (a warm disk).
  *
  * The creat() is also why the mixed workload and random write, which iozone
  * -t1 runs between random read and pwrite, do not matter to pread: what
@@ -65,9 +66,9 @@ static const struct bench_param iozone_params[] = {
 	{"rand", KV_ENUM, rand_names, 0, 0, 0,
 	 "random's records: iozone (lrand48 with replacement, as iozone) or perm (each once)"},
 	{"writes", KV_ENUM, writes_names, 0, 0, 0,
-	 "none, or pass: an untimed sequential read stands for the whole-file write iozone "
-	 "runs before read (rewrite) and pread (pwrite, after its creat() empties the file's "
-	 "cache), leaving the cache as it would"},
+	 "none, or pass: the file's cache emptied as by creat(), then an untimed sequential "
+	 "read for each whole-file write iozone runs before read (initial write, rewrite) and "
+	 "pread (pwrite), leaving the cache as they would"},
 };
 
 #define IOZONE_STRIDE 17
@@ -115,39 +116,43 @@ static uint64_t record_of(int t, uint64_t k, uint64_t n, const uint32_t *perm)
 }
 
 /*
- * The untimed pass standing for iozone's whole-file write @what before a
- * read test: @size bytes read in order in @rec records, unchecked. With
- * @creat, the pass first drops every cached page of the file, as the
- * creat() iozone's pwrite test begins with truncates it; *@dropped says how
- * many. It is a run on the disk of its own (blk_run_start()), so a disk made
- * cold before the workload is cold for the pass, and the test after it
+ * The untimed passes standing for iozone's whole-file writes before a read
+ * test (@what): first the file's cached pages dropped, as the creat() the
+ * first of those writes begins with truncates the file (*@dropped: how
+ * many), then @passes sequential reads of @size bytes in @rec records,
+ * unchecked, each opening the file anew as each iozone test does. Each is
+ * a run on the disk of its own (blk_run_start()), so a disk made cold
+ * before the workload is cold for the first, and the test after them
  * starts warm.
  */
-static int write_pass(struct bench *b, const char *what, bool creat, uint64_t size, uint64_t rec,
-		      void *buf, long *dropped)
+static int write_passes(struct bench *b, const char *what, int passes, uint64_t size, uint64_t rec,
+			void *buf, long *dropped)
 {
-	struct file *f = bench_open(b, bench_s(b, "path"));
 	int err = 0;
 
-	if (!f)
-		return b->open_err;
-	if (creat) {
-		*dropped = truncate_inode_pages(f->f_mapping, FILEMAP_IO_TIMEOUT_NS);
-		if (*dropped < 0) {
-			pr_err("bench iozone: %s: the creat() before pwrite's pass could not empty "
-			       "the file's cache: %s\n",
-			       bench_s(b, "path"), errname((int)*dropped));
-			bench_close(b, f);
-			return (int)*dropped;
+	for (int p = 0; p < passes && !err; p++) {
+		struct file *f = bench_open(b, bench_s(b, "path"));
+
+		if (!f)
+			return b->open_err;
+		if (!p) {
+			*dropped = truncate_inode_pages(f->f_mapping, FILEMAP_IO_TIMEOUT_NS);
+			if (*dropped < 0) {
+				pr_err("bench iozone: %s: the creat() before the passes standing for "
+				       "%s could not empty the file's cache: %s\n",
+				       bench_s(b, "path"), what, errname((int)*dropped));
+				bench_close(b, f);
+				return (int)*dropped;
+			}
 		}
+		blk_run_start(f->f_inode->i_sb ? f->f_inode->i_sb->s_bdev : NULL);
+		for (uint64_t done = 0; done < size && !err; done += rec)
+			if (vfs_read(f, buf, rec) != (ssize_t)rec)
+				err = -EIO;
+		bench_close(b, f);
 	}
-	blk_run_start(f->f_inode->i_sb ? f->f_inode->i_sb->s_bdev : NULL);
-	for (uint64_t done = 0; done < size && !err; done += rec)
-		if (vfs_read(f, buf, rec) != (ssize_t)rec)
-			err = -EIO;
-	bench_close(b, f);
 	if (err)
-		pr_err("bench iozone: %s: the pass standing for %s could not read it whole\n",
+		pr_err("bench iozone: %s: a pass standing for %s could not read it whole\n",
 		       bench_s(b, "path"), what);
 	else
 		bench_set_pass(b, what);
@@ -159,14 +164,15 @@ static int one_test(struct bench *b, int t, uint64_t size, uint64_t rec, void *b
 		    const uint32_t *perm, bool *started)
 {
 	uint64_t n = size / rec;
-	const char *pass = t == T_READ ? "rewrite" : t == T_PREAD ? "creat+pwrite" : NULL;
+	/* iozone -t: initial write (creat) and rewrite before read; pwrite (creat) before pread */
+	const char *pass = t == T_READ ? "creat+write+rewrite" : t == T_PREAD ? "creat+pwrite" : NULL;
 	long dropped = -1;
 	struct file *f;
 	int err = 0;
 
 	*started = false;
 	if (pass && bench_u(b, "writes") == WRITES_PASS) {
-		err = write_pass(b, pass, t == T_PREAD, n * rec, rec, buf, &dropped);
+		err = write_passes(b, pass, t == T_READ ? 2 : 1, n * rec, rec, buf, &dropped);
 		if (err)
 			return err;
 	}
