@@ -90,7 +90,9 @@ static const char *const quick_runs[] = {
 
 /*
  * writes=pass: seed 006's one iozone invocation ran its whole-file writes
- * before read and pread; an untimed pass leaves the cache as they did.
+ * before read and pread, each series beginning with creat() of the file;
+ * the file's pages dropped and an untimed pass per write leave the cache as
+ * they did (bench/iozone.c).
  */
 static const char *const seeds_runs[] = {
 	"iozone r=64k writes=pass",
