@@ -189,17 +189,6 @@ static unsigned long shrink_inactive_list(unsigned long nr_to_scan, unsigned lon
 	return done;
 }
 
-/*
- * 2.6.20's shrink_zone(): each call owes the active and the inactive list a
- * scan in proportion to their length, (nr >> priority) + 1 pages, carried in
- * nr_scan_active and nr_scan_inactive until it reaches a batch of
- * SWAP_CLUSTER_MAX; the two lists are then scanned in turn, a batch at a
- * time. So the active list ages at the inactive list's pace whatever their
- * lengths: a page activated long ago leaves it even while the inactive list
- * is the longer one. At priority 0 the whole owed scan runs even below a
- * batch, so that a cache of a few pages (the tests', mem=16M) is reclaimed
- * in one call where Linux would carry the count to its next one.
- */
 /* Add a list's share to its owed scan @owed; the pages to scan now: a batch or more, else 0. */
 static inline unsigned long owed_scan(unsigned long *owed, unsigned long nr, int priority)
 {
@@ -214,6 +203,17 @@ static inline unsigned long owed_scan(unsigned long *owed, unsigned long nr, int
 	return scan;
 }
 
+/*
+ * 2.6.20's shrink_zone(): each call owes the active and the inactive list a
+ * scan in proportion to their length, (nr >> priority) + 1 pages, carried in
+ * nr_scan_active and nr_scan_inactive until it reaches a batch of
+ * SWAP_CLUSTER_MAX; the two lists are then scanned in turn, a batch at a
+ * time. So the active list ages at the inactive list's pace whatever their
+ * lengths: a page activated long ago leaves it even while the inactive list
+ * is the longer one. At priority 0 the whole owed scan runs even below a
+ * batch, so that a cache of a few pages (the tests', mem=16M) is reclaimed
+ * in one call where Linux would carry the count to its next one.
+ */
 static unsigned long shrink_zone(int priority, unsigned long budget)
 {
 	unsigned long scan_active = owed_scan(&nr_scan_active, nr_active, priority);
