@@ -112,10 +112,10 @@ static int cmd_fincore(int argc, char **argv)
 	}
 	pages = (unsigned long)DIV_ROUND_UP((uint64_t)f->f_mapping->size, PAGE_SIZE);
 	memset(&fc, 0, sizeof(fc));
-	if (pages)
-		fincore_scan(f->f_mapping, pages, regions < pages ? regions : 1, &fc);
 	if (regions > pages)
-		regions = 1;
+		regions = 1; /* fewer pages than regions: the file is one region */
+	if (pages)
+		fincore_scan(f->f_mapping, pages, regions, &fc);
 	printf("fincore: %s: %lu pages, %lu cached (%lu active, %lu referenced, %lu marked "
 	       "PG_readahead) in %lu stretch%s, the longest %lu pages\n",
 	       path, fc.pages, fc.cached, fc.active, fc.referenced, fc.marked, fc.stretches,

@@ -8,7 +8,7 @@
 # the results folder tools/bench-report makes, and bad input.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 44
+tap_plan 45
 
 need_bench_image smoke
 IMG=build/img/bench-smoke.img
@@ -126,7 +126,8 @@ check "stall_frac is a fraction of the readers' time: stall_secs / (secs x threa
 	"len([r for r in R if r['workload'] in ('sysbench', 'oltp')]) == 2 and all(r['stall_secs'] > r['secs'] and 0 <= r['stall_frac'] <= 1 and abs(r['stall_frac'] - r['stall_secs'] / (r['secs'] * r['threads'])) < 1e-3 for r in R if r['workload'] in ('sysbench', 'oltp'))"
 
 # bad input: one error line naming what is wrong, and a failed command
-qemu --mem 64M --disk "$IMG" --timeout 60 -- "run=bench nosuch;bench iozone r=3;bench iozone colour=red;bench iozone i=read,bogus;bench suite=nosuch;bench pipeline ra=legacy ra_async=0;bench thrash streams=4 trace=5;fincore;fincore /nosuch;fincore /bench/big.pat regions=0"
+qemu --mem 64M --disk "$IMG" --timeout 60 -- "run=bench nosuch;bench iozone r=3;bench iozone colour=red;bench iozone i=read,bogus;bench suite=nosuch;bench pipeline ra=legacy ra_async=0;bench thrash streams=4 trace=5;fincore;fincore /nosuch;fincore /bench/big.pat regions=0;cat /bench/tree/d00/f0020.pat verify=0;fincore /bench/tree/d00/f0020.pat regions=6;fincore /bench/tree/d00/f0020.pat regions=7"
 tap_is "$QSTATUS" 1 "bad bench and fincore arguments fail the run"
 n=$(grep -cE "^error: bench: no workload 'nosuch'|^error: bench iozone: r=3 is out of range|^error: bench iozone: .*colour|^error: bench: no suite 'nosuch'|^error: bench pipeline: ra_async=0 turns off the look-ahead marks; ra=legacy sets none|^error: bench thrash: trace=5: there are only 4 readers|^error: bench iozone: i=read,bogus: expected all, or tests|^error: fincore: which file|^error: fincore: /nosuch: cannot open|^error: fincore: regions=0: expected 1 to 64" "$QOUT")
 tap_is "$n" 10 "each bad argument gets its own error line"
+check "fincore on a 6-page file: 6 regions map a page each; 7 regions, more than its pages, make one" "[(f['regions'], f['map_cached']) for f in S if f.get('cmd') == 'fincore'] == [(6, [1] * 6), (1, [6])]"
