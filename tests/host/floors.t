@@ -3,7 +3,7 @@
 
     boot/ < kernel/ < mm/ < drivers/ < fs/ < bench/
 
-(the README's layout: the page cache's floor owns the types it uses, struct file
+(docs/layout.md: the page cache's floor owns the types it uses, struct file
 in mm/file.h and struct backing_dev_info in mm/backing-dev.h; kernel/ reaches memory
 through kernel/memory.h). Every #include "DIR/..." of every .c, .h and .S file
 under those folders is checked against the order, and the headers' include graph

@@ -41,7 +41,7 @@ for ra in ("legacy", "ondemand"):
         rows.append({"cmd": "bench-sample", "workload": "thrash", "ra": ra, "t": t,
                      "streams": min(t, 2), "mbps": float(t), "avg_req_kb": 100.0 - t,
                      "thrashed_pages": 5 if t == 3 else 0, "readpage_ios": t})
-print("1..6")
+print("1..10")
 st, out, err = run(folder(rows))
 lines = [l for l in out.splitlines() if l.startswith("| ") and "---" not in l][1:]
 ok(st == 0 and len(lines) == 14, "14 cells, exit 0", out + err)
@@ -60,3 +60,35 @@ ok(st != 0 and "no figure for Pread 2.6.20" in err and not out, "a missing cell:
    err)
 st, out, err = run(folder(rows[:3] + ["{not json"]))
 ok(st != 0 and "results.jsonl:4: not a JSON line" in err, "a broken line: its number", err)
+
+# provenance: a folder without provenance.json says so; with one, its commit and date lead
+d = folder(rows)
+st, out, err = run(d)
+ok(st == 0 and out.startswith("*`make bench`: %s (no provenance.json" % d),
+   "a folder without provenance.json: said above the table, nothing guessed", out[:200])
+p = subprocess.run([os.path.join(ROOT, "tools", "helpers", "provenance"), d],
+                   capture_output=True, text=True)
+st, out, err = run(d)
+ok(p.returncode == 0 and st == 0 and "at " in out.splitlines()[0] and " UTC" in out.splitlines()[0]
+   and "cores" in out.splitlines()[0], "tools/helpers/provenance: commit, date and host above",
+   p.stderr + out[:300])
+# --write: the blocks of README.md and docs/seeds-cells.md replaced, the rest kept
+top = tempfile.mkdtemp()
+os.mkdir(os.path.join(top, "docs"))
+for page in ("README.md", os.path.join("docs", "seeds-cells.md")):
+    with open(os.path.join(top, page), "w") as f:
+        f.write("before\n<!-- seeds-cells:begin -->\nold table\n<!-- seeds-cells:end -->\nafter\n")
+w = subprocess.run([TOOL, d, "--write", top], capture_output=True, text=True)
+readme = open(os.path.join(top, "README.md")).read()
+page = open(os.path.join(top, "docs", "seeds-cells.md")).read()
+ok(w.returncode == 0 and "old table" not in readme + page and readme.startswith("before\n")
+   and readme.endswith("after\n") and "| Read, 2.6.20 |" in readme
+   and "from the cache" not in readme and "from the cache" in page and " UTC" in readme,
+   "--write: both blocks, causes only in docs/seeds-cells.md, provenance in both",
+   w.stderr + readme[:400])
+with open(os.path.join(top, "README.md"), "w") as f:
+    f.write("no markers\n")
+w = subprocess.run([TOOL, d, "--write", top], capture_output=True, text=True)
+ok(w.returncode != 0 and "README.md: needs one <!-- seeds-cells:begin -->" in w.stderr and
+   open(os.path.join(top, "README.md")).read() == "no markers\n",
+   "--write on a page without the markers: one error, the page untouched", w.stderr)

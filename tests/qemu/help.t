@@ -2,7 +2,8 @@
 # Help that matches the code: every command answers `CMD help` (and `help CMD`)
 # with its usage and keys from the table that parses them, and succeeds
 # without running; bench answers for itself and for each workload; and every
-# kernel key (`params`) and bench workload (`bench`) is in README.md, so the
+# kernel key (`params`) is in docs/command-line.md and every bench workload
+# (`bench`) in docs/benchmarks.md, so the
 # two cannot drift apart.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
@@ -31,8 +32,8 @@ tap_grep '^  i=  which test' "$QOUT" "help bench iozone: the workload's own keys
 tap_grep '^  catchup=  1: a reader behind' "$QOUT" "bench thrash --help: the workload's own keys"
 tap_grep "^error: help: no command 'nosuch'" "$QOUT" "help nosuch: one error naming it"
 
-# README.md names every kernel key and every workload
+# the documentation names every kernel key and every workload
 absent=""
-for k in $keys; do grep -q "\`$k=" README.md || absent="$absent key:$k"; done
-for w in $works; do grep -q "^| \`$w\b" README.md || absent="$absent workload:$w"; done
-tap_is "${absent:-none}" none "README.md has every kernel key and bench workload"
+for k in $keys; do grep -q "\`$k=" docs/command-line.md || absent="$absent key:$k"; done
+for w in $works; do grep -q "^| \`$w\b" docs/benchmarks.md || absent="$absent workload:$w"; done
+tap_is "${absent:-none}" none "docs/command-line.md has every kernel key, docs/benchmarks.md every bench workload"

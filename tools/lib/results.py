@@ -130,3 +130,25 @@ def first(rows, cmd=None, **fields):
     """The first row select() finds, or None."""
     m = select(rows, cmd, **fields)
     return m[0] if m else None
+
+
+def provenance(folder):
+    """One line saying what a results folder measured: its commit, date, host and QEMU.
+
+    From DIR/provenance.json (tools/helpers/provenance, which tools/bench runs for every
+    folder); a folder made before that existed says so instead of guessing.
+    """
+    path = os.path.join(folder, "provenance.json")
+    try:
+        with open(path) as f:
+            p = json.load(f)
+    except FileNotFoundError:
+        return "%s (no provenance.json: commit, host and date not recorded)" % folder
+    except (OSError, ValueError) as e:
+        raise ResultsError("%s: %s" % (path, e))
+    if not isinstance(p, dict):
+        raise ResultsError("%s: not a JSON object" % path)
+    return ("%s at %s, %s; %s, %s cores, %s; %s; %s (%s)"
+            % (folder, p.get("commit", "?"), p.get("date", "?"), p.get("cpu", "?"),
+               p.get("cores", "?"), p.get("memory", "?"), p.get("system", "?"),
+               p.get("qemu", "?"), p.get("source", "?")))
