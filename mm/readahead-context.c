@@ -14,7 +14,8 @@
  *	start there, sizing from (hole - offset) + request; and the
  *	"piggy-back": a read that starts a window whose whole size is async
  *	(it would hit its own mark at once) merges the next window into it.
- *   6df8ba4f8a4c (2.6.23 on-demand series) for the mark-hit hole scan.
+ *   6df8ba4f8a4c "radixtree: introduce radix_tree_next_hole()" (2.6.23
+ *	on-demand series): the scan the mark-hit hole search uses.
  *
  * The state is on-demand's, named as 2.6.24 on names it: start = ra_index,
  * size = readahead_index - ra_index, async_size = readahead_index -

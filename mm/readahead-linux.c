@@ -9,7 +9,8 @@
  *
  * Read from Debian's linux-source-7.2 (7.2.13): mm/readahead.c, mm/filemap.c,
  * mm/fadvise.c, mm/memory.c, include/trace/events/readahead.h, block/
- * blk-settings.c. The rules, each with the commit it came from:
+ * blk-settings.c. The rules, each with the commit it came from (mainline's
+ * hashes; docs/linux-7.2.md has the table of what is and is not modelled):
  *
  *  - sync (a missing page): start of file, an oversized read or a
  *    sequential one (index - prev_pos's page <= 1) starts a window of
@@ -28,11 +29,12 @@
  *    interleaved reader) starts a window at the next hole within the
  *    maximum, or does nothing; the folio order grows by 2 (793917d997df,
  *    5.18) and the window's end is trimmed to a natural boundary of
- *    2^min(order, ffs(max) - 1) ("mm/readahead: terminate async readahead
- *    on natural boundary", 6.17).
+ *    2^min(order, ffs(max) - 1) (18ebe55a9236 "mm/readahead: terminate
+ *    async readahead on natural boundary", 6.17).
  *  - page_cache_ra_order: folios of min(9, order, ilog2(size)) pages,
- *    smaller to reach alignment and near the window's end or EOF ("honour
- *    new_order", 6.17), the mark on the folio holding the mark page
+ *    smaller to reach alignment and near the window's end or EOF
+ *    (bdb86f6b8763 "mm/readahead: honour new_order in
+ *    page_cache_ra_order()", 6.17), the mark on the folio holding the mark page
  *    (round_down, ab4443fe3ca6); no mark when the window reaches EOF; a
  *    cached page stops it and page_cache_ra_unbounded reads the rest a
  *    page at a time (7c877586da31, 6.11).
@@ -43,27 +45,40 @@
  *    much further on. Not a rule anyone wrote down; Linux 7.2 does it
  *    (tests/linux-ref's interleave-small, tests/replay/db-oltp.log).
  *  - read(2) names the marked folio's first page as the async index, its
- *    request from there (bb82ac31ddce, 6.11); prev_pos is the byte after
- *    the previous read(), once a read.
+ *    request from there (7.2's filemap_readahead(): the readahead_control
+ *    at folio->index, last_index - folio->index pages; bb82ac31ddce, 6.11,
+ *    moved the index into the readahead_control); prev_pos is the byte
+ *    after the previous read(), once a read.
  *  - mmap: read-around of ra_pages centred on the fault, the mark a
- *    quarter from its end, given up while mmap_miss > 100 (the x10 cap of
- *    2011); fault-around maps the 16 pages around a fault that are
- *    uptodate, unlocked and unmarked, large folios whole, and counts a hit
- *    for the faulting one (0b9c0aeba938, 9b0fcac3cfe7, 7.2).
- *  - fadvise: NORMAL the device's window, SEQUENTIAL twice it, RANDOM
+ *    quarter from its end, given up while mmap_miss > 100 (counting stops
+ *    at 1000: "readahead: reduce unnecessary mmap_miss increases", Andi
+ *    Kleen, 2011); fault-around maps the 16 pages around a fault that are
+ *    uptodate, unlocked and unmarked, large folios whole, and counts one
+ *    hit, for the faulting page, on a first attempt only (0b9c0aeba938
+ *    "mm/filemap: count only the faulting address as a mmap hit",
+ *    9b0fcac3cfe7 "mm/filemap: do not count FAULT_FLAG_TRIED retries as
+ *    mmap hits", 7.2). Not modelled: no hit for a folio marked workingset
+ *    (5c46d5319bde, 6.10; nothing here is), the VM_EXEC and VM_HUGEPAGE
+ *    (MADV_HUGEPAGE) fault paths, a PMD mapping of an order-9 folio (which
+ *    counts no hit) and where Linux places a mapping under 2 MiB.
+ *  - fadvise: NORMAL the device's window, SEQUENTIAL twice it (7.2 has no
+ *    upper bound; RA_MAX_WINDOW, 16 MiB, is lookahead's own), RANDOM
  *    makes every sync call read just the request (FMODE_RANDOM; async
  *    marks still work), WILLNEED reads up to max(io_pages, ra_pages) pages
  *    in 2 MiB chunks (9491ae4aade6).
  *  - the default window of a spinning disk with no optimal I/O size: twice
  *    its largest request (459779d04ae8 "block: Improve read ahead size for
- *    rotational devices", 6.17), which is at most 4 MiB (9b8b84879d4a).
+ *    rotational devices", 6.17), which is at most 4 MiB (9b8b84879d4a
+ *    "block: Increase BLK_DEF_MAX_SECTORS_CAP", 6.17). A device's io_opt
+ *    (twice it, spinning or not) is not modelled: libata reports none.
  *
  * lookahead keeps 4 KiB pages: a folio here is its pages carrying its
  * order (page_folio_order()) and, when marked, each its PG_readahead. What
  * a whole folio changes and this cannot: Linux evicts a folio whole, and
  * looks one up whole; under memory pressure a folio here can lose some of
- * its pages, where Linux's would be all gone or all there (README,
- * "Today's Linux as an oracle"). Block-layer read congestion is gone from
+ * its pages, where Linux's would be all gone or all there; and there is
+ * no allocation failure to fall back from, no workingset shadow and no
+ * multi-gen LRU (Debian's 7.2 runs MGLRU): docs/linux-7.2.md. Block-layer read congestion is gone from
  * Linux since 5.18: no window is deferred.
  */
 #include <limits.h>
@@ -778,16 +793,19 @@ static int linux_fadvise(struct file *filp, loff_t offset, loff_t len, enum ra_f
 	return 0;
 }
 
-/*
- * The default window: a spinning disk reporting no optimal I/O size gets
- * twice its largest request (459779d04ae8), at least 128 KiB.
- */
 /* A fault leaves prev_pos (and prev_index) where the last read() put it (filemap_fault()). */
 static void linux_fault_end(struct file_ra_state *ra, pgoff_t index)
 {
 	(void)ra, (void)index;
 }
 
+/*
+ * The default window (7.2's blk_apply_bdi_limits()): a spinning disk
+ * reporting no optimal I/O size gets twice its largest request
+ * (459779d04ae8), at least 128 KiB. Linux takes twice io_opt where a device
+ * reports one, spinning or not; an ATA disk never does (libata's Block
+ * Limits VPD page leaves the optimal transfer length 0).
+ */
 static unsigned long linux_default_ra_pages(const struct backing_dev_info *bdi)
 {
 	if (!bdi->rotational)
