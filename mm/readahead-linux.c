@@ -9,8 +9,9 @@
  *
  * Read from Debian's linux-source-7.2 (7.2.13): mm/readahead.c, mm/filemap.c,
  * mm/fadvise.c, mm/memory.c, include/trace/events/readahead.h, block/
- * blk-settings.c. The rules, each with the commit it came from (mainline's
- * hashes; docs/linux-7.2.md has the table of what is and is not modelled):
+ * blk-settings.c. The rules, each with the commit it came from (each hash
+ * checked by its title; docs/linux-7.2.md has the table of what is and is
+ * not modelled):
  *
  *  - sync (a missing page): start of file, an oversized read or a
  *    sequential one (index - prev_pos's page <= 1) starts a window of
@@ -34,8 +35,8 @@
  *  - page_cache_ra_order: folios of min(9, order, ilog2(size)) pages,
  *    smaller to reach alignment and near the window's end or EOF
  *    (bdb86f6b8763 "mm/readahead: honour new_order in
- *    page_cache_ra_order()", 6.17), the mark on the folio holding the mark page
- *    (round_down, ab4443fe3ca6); no mark when the window reaches EOF; a
+ *    page_cache_ra_order()", 6.17), the mark on the folio holding the
+ *    mark page (round_down, ab4443fe3ca6); no mark when the window reaches EOF; a
  *    cached page stops it and page_cache_ra_unbounded reads the rest a
  *    page at a time (7c877586da31, 6.11).
  *  - the hole scans are page_cache_next_miss()/prev_miss(): xas_next()
@@ -77,9 +78,10 @@
  * a whole folio changes and this cannot: Linux evicts a folio whole, and
  * looks one up whole; under memory pressure a folio here can lose some of
  * its pages, where Linux's would be all gone or all there; and there is
- * no allocation failure to fall back from, no workingset shadow and no
- * multi-gen LRU (Debian's 7.2 runs MGLRU): docs/linux-7.2.md. Block-layer read congestion is gone from
- * Linux since 5.18: no window is deferred.
+ * no allocation failure to fall back from (Linux's large folios fail as
+ * soon as the cache is full), no workingset shadow and no multi-gen LRU
+ * (Debian's 7.2 runs it): docs/linux-7.2.md. Block-layer read congestion
+ * is gone from Linux since 5.18: no window is deferred.
  */
 #include <limits.h>
 
