@@ -133,7 +133,7 @@ struct bench {
 	unsigned int readers;
 };
 
-/* A parameter's value (KV_UINT, KV_SIZE, KV_BOOL, KV_ENUM index). */
+/* A parameter's value (KV_UINT, KV_SIZE, KV_BOOL, KV_ENUM index, KV_TIME_* in its unit). */
 uint64_t bench_u(struct bench *b, const char *key);
 const char *bench_s(struct bench *b, const char *key);
 
