@@ -110,6 +110,14 @@ const char *kv_time_unit_name(enum kv_type type)
 							  : NULL;
 }
 
+uint64_t kv_time_unit_named(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(time_units); i++)
+		if (!strcmp(name, time_units[i].name))
+			return time_units[i].ns;
+	return 0;
+}
+
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {
 	while (b) {

@@ -63,6 +63,8 @@ int kv_parse_time(const char *s, uint64_t unit_ns, uint64_t *ns);
 uint64_t kv_time_unit_ns(enum kv_type type);
 /* The unit's name of a KV_TIME_* @type ("ms"), or NULL. */
 const char *kv_time_unit_name(enum kv_type type);
+/* The nanoseconds in one @name ("ns", "us", "ms", "s", "min"); 0 if it names no time unit. */
+uint64_t kv_time_unit_named(const char *name);
 
 /*
  * Split @line in place into words at unquoted spaces, removing double

@@ -203,6 +203,9 @@ static void test_parse_time(struct ktest *t)
 	KT_EXPECT_EQ(t, kv_time_unit_ns(KV_TIME_MS), 1000000);
 	KT_EXPECT_EQ(t, kv_time_unit_ns(KV_SIZE), 0);
 	KT_EXPECT_STREQ(t, kv_time_unit_name(KV_TIME_US), "us");
+	KT_EXPECT_EQ(t, kv_time_unit_named("min"), 60000000000ULL);
+	KT_EXPECT_EQ(t, kv_time_unit_named("ns"), 1);
+	KT_EXPECT_EQ(t, kv_time_unit_named("MB/s"), 0);
 }
 
 /* A time key: its value in its own unit, whole; a bad one names the key and the forms. */

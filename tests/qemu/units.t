@@ -4,10 +4,11 @@
 # number keeps the key's own unit. Under the virtual clock a time given with a
 # unit runs exactly as the same time given as a plain number (bench thrash: the
 # same RESULT line, byte for byte). A value that is not a whole number of the key's unit,
-# or no time at all, is one error naming the key and the accepted forms.
+# or no time at all, is one error naming the key and the accepted forms. The
+# disk model's keys in ms or s (diskmodel set=, parameter files) too.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 9
+tap_plan 10
 
 need_bench_image smoke
 IMG=build/img/bench-smoke.img
@@ -27,7 +28,8 @@ c="drop_caches disk=cold"
 run="$run;$c;bench pipeline s=1M think=30000;$c;bench pipeline s=1M think=30us"
 run="$run;$c;bench thrash path=/bench/pipe.pat streams=2 rate=256k interval=300 tail=1"
 run="$run;$c;bench thrash path=/bench/pipe.pat streams=2 rate=256k interval=0.3s tail=1000ms"
-run="$run;sleep ms=250us;bench thrash interval=100x;bench pipeline think=0.5ns"
+run="$run;diskmodel set=track_switch=1500us,seek_single=500000ns;diskmodel set=track_switch=1.5,seek_single=0.5"
+run="$run;sleep ms=250us;bench thrash interval=100x;bench pipeline think=0.5ns;diskmodel set=track_switch=2x"
 run="$run;bench thrash interval=61s;bench diskprobe minutes=90s"
 qemu --mem 64M --disk "$IMG" --timeout 120 -- ahci_timeout_ms=12s "run=$run"
 tap_is "$QSTATUS" 1 "the bad values fail the run"
@@ -40,12 +42,21 @@ if same "$QOUT" bench 3 4; then
 else
 	tap_not_ok "bench thrash interval=0.3s tail=1000ms: every figure as interval=300 (ms) tail=1 (s)"
 fi
+python3 - "$QOUT" <<'PY' && tap_ok "diskmodel set=track_switch=1500us,seek_single=500000ns: the model of 1.5 and 0.5 (ms)" || tap_not_ok "diskmodel set= with time units: the model of the same times in ms"
+import sys
+import results
+d = results.select(results.from_log(sys.argv[1]), cmd="diskmodel")
+for r in d:
+    r.pop("set", None)
+sys.exit(0 if len(d) == 2 and d[0] == d[1] and d[0]["seek_single_ms"] == 0.5 else 1)
+PY
 want=(
 	"sleep: bad value '250us' for key 'ms': expected a time in whole ms: N \\(ms\\) or N with a unit ns\\|us\\|ms\\|s\\|min such as 250us, 20ms or 1\\.5s$"
 	"bench thrash: bad value '100x' for key 'interval': expected a time in whole ms"
 	"bench pipeline: bad value '0\\.5ns' for key 'think': expected a time in whole ns"
 	"bench thrash: interval=61s is out of range 1\\.\\.60000 ms$"
 	"bench diskprobe: bad value '90s' for key 'minutes': expected a time in whole min"
+	"diskmodel: set=track_switch=2x: track_switch=2x is not a number \\(a key in ms or s also takes a time with a unit"
 )
 n=0
 for w in "${want[@]}"; do
