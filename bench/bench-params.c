@@ -94,10 +94,14 @@ int parse_args(struct bench *b, int argc, char **argv)
 		const struct bench_param *p = &b->w->params[i];
 
 		b->v[i] = vals[i];
-		if (vals[i].present && (p->type == KV_UINT || p->type == KV_SIZE) &&
+		if (vals[i].present &&
+		    (p->type == KV_UINT || p->type == KV_SIZE || kv_time_unit_ns(p->type)) &&
 		    (vals[i].u < p->min || vals[i].u > p->max)) {
-			pr_err("bench %s: %s=%s is out of range %llu..%llu\n", b->w->name, p->key,
-			       vals[i].raw, (unsigned long long)p->min, (unsigned long long)p->max);
+			const char *unit = kv_time_unit_name(p->type);
+
+			pr_err("bench %s: %s=%s is out of range %llu..%llu%s%s\n", b->w->name,
+			       p->key, vals[i].raw, (unsigned long long)p->min,
+			       (unsigned long long)p->max, unit ? " " : "", unit ? unit : "");
 			return -EINVAL;
 		}
 	}

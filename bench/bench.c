@@ -175,7 +175,7 @@ static __always_inline void account_read(struct bench *b, uint64_t ns, ssize_t n
 /*
  * After a read call of @ns that returned @n: the harness's part, with the
  * clock stopped. Inlined into each caller, as it was with two of them: a
- * third (bench_touch()) must not turn it into a call in bench_read().
+ * third must not turn it into a call in bench_read().
  */
 static __always_inline void after_read(struct bench *b, struct file *f, const void *buf, ssize_t n, loff_t pos,
 		       uint64_t ns)
@@ -213,8 +213,17 @@ uint64_t bench_touch(struct bench *b, struct file *f, uintptr_t va, loff_t pos)
 	uint64_t t0 = ktime_ns();
 	/* the aligned word holding the byte: one load, in the same page */
 	uint64_t word = *(const volatile uint64_t *)(va & ~7UL);
+	uint64_t ns = ktime_ns() - t0, at;
+	struct bench_harness h;
+	size_t n;
 
-	after_read(b, f, &word, sizeof(word), pos & ~7LL, ktime_ns() - t0);
+	/* checked and counted: the word's bytes in the file (past its end a mapping is zeros) */
+	bench_harness_begin(b, &h);
+	n = pattern_word_in_file((uint64_t)pos, (uint64_t)f->f_mapping->size, &at);
+	account_read(b, ns, (ssize_t)n);
+	if (n)
+		check_data(b, f, &word, n, (loff_t)at);
+	bench_harness_end(b, &h);
 	return word;
 }
 

@@ -133,7 +133,7 @@ struct bench {
 	unsigned int readers;
 };
 
-/* A parameter's value (KV_UINT, KV_SIZE, KV_BOOL, KV_ENUM index). */
+/* A parameter's value (KV_UINT, KV_SIZE, KV_BOOL, KV_ENUM index, KV_TIME_* in its unit). */
 uint64_t bench_u(struct bench *b, const char *key);
 const char *bench_s(struct bench *b, const char *key);
 
@@ -182,7 +182,8 @@ ssize_t bench_pread(struct bench *b, struct file *f, void *buf, size_t len, loff
 /*
  * A load through a mapping of @f at @va (file offset @pos): the page fault
  * path reads what it needs, as a program touching a mapped file. Timed and
- * checked like a read of the 8-byte word holding the byte; returns it.
+ * checked like a read of the 8-byte word holding the byte, of its bytes
+ * inside the file (bench/pattern.h: pattern_word_in_file()); returns it.
  */
 uint64_t bench_touch(struct bench *b, struct file *f, uintptr_t va, loff_t pos);
 /*

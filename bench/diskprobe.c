@@ -86,7 +86,7 @@ static void print_param(void *ctx, const char *text)
 
 static const struct bench_param diskprobe_params[] = {
 	{"disk", KV_UINT, NULL, 0, 0, 255, "the disk to probe (lsblk)"},
-	{"minutes", KV_UINT, NULL, 4, 1, 20, "about how long to take (more: tighter seek times)"},
+	{"minutes", KV_TIME_MIN, NULL, 4, 1, 20, "about how long to take (more: tighter seek times)"},
 };
 
 static int diskprobe_run(struct bench *b)

@@ -92,4 +92,20 @@ static inline int64_t pattern_check(uint64_t seed, const void *buf, size_t len, 
 	return -1;
 }
 
+/*
+ * A load through a mapping reads the aligned 8-byte word holding byte @pos
+ * (bench_touch()). Of a file of @size bytes, the bytes of that word inside
+ * the file: from *@word_pos on, the return value (1..8; 0 if @pos is past the
+ * end). A mapping reads as zeros past the end of the file, where the pattern
+ * goes on: checking all eight bytes of the last word of a file whose size is
+ * not a multiple of 8 would call the right data wrong.
+ */
+static inline size_t pattern_word_in_file(uint64_t pos, uint64_t size, uint64_t *word_pos)
+{
+	*word_pos = pos & ~7ULL;
+	if (pos >= size)
+		return 0;
+	return size - *word_pos < 8 ? (size_t)(size - *word_pos) : 8;
+}
+
 #endif

@@ -14,7 +14,7 @@
 static const struct bench_param pipe_params[] = {
 	{"path", KV_STRING, NULL, (uintptr_t) "/bench/pipe.pat", 0, 0, "the file to read"},
 	{"s", KV_SIZE, NULL, 0, 0, 1ULL << 42, "bytes to read (default: the whole file)"},
-	{"think", KV_UINT, NULL, 0, 0, 100000000, "compute per 4 KiB page, ns"},
+	{"think", KV_TIME_NS, NULL, 0, 0, 100000000, "compute per 4 KiB page, ns"},
 };
 
 static int pipe_run(struct bench *b)

@@ -43,9 +43,9 @@ static const struct bench_param thrash_params[] = {
 	 "path= (searched to any depth) in name order"},
 	{"streams", KV_UINT, NULL, 200, 1, 1024, "readers"},
 	{"rate", KV_SIZE, NULL, 100 << 10, 1024, 1ULL << 30, "bytes per second per reader"},
-	{"interval", KV_UINT, NULL, 1000, 1, 60000, "ms between two readers' starts"},
+	{"interval", KV_TIME_MS, NULL, 1000, 1, 60000, "ms between two readers' starts"},
 	{"bs", KV_SIZE, NULL, 4096, 512, 1 << 20, "bytes per read"},
-	{"tail", KV_UINT, NULL, 30, 0, 3600, "seconds the run goes on after the last start"},
+	{"tail", KV_TIME_S, NULL, 30, 0, 3600, "seconds the run goes on after the last start"},
 	{"catchup", KV_BOOL, NULL, 0, 0, 1,
 	 "1: a reader behind its pace reads without pause until it is back on it; "
 	 "0: never faster than rate= (a pause of bs/rate between two reads' starts)"},

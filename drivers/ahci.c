@@ -40,7 +40,7 @@ KPARAM(ahci_ncq, KV_BOOL, NULL, "0: never use NCQ (READ/WRITE DMA EXT, one at a 
 KPARAM(ahci_max_kb, KV_UINT, NULL,
        "largest AHCI transfer per command in KiB (4..8160, default 4096 as Linux 6.17+; the "
        "device may lower it)");
-KPARAM(ahci_timeout_ms, KV_UINT, NULL,
+KPARAM(ahci_timeout_ms, KV_TIME_MS, NULL,
        "AHCI command timeout in ms (100..600000; default 30000, 10000 under QEMU)");
 static const char *const disk_model_names[] = {"none", "hitachi-t7k250", "file", NULL};
 KPARAM(disk_model, KV_ENUM, disk_model_names,

@@ -41,7 +41,7 @@ static int diskmodel_set(struct block_device *b, const char *set)
 	}
 	strcpy(buf, set);
 	for (kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '='), *end;
+		char *eq = strchr(kv, '=');
 		double v;
 		struct dm_drive *next;
 
@@ -50,9 +50,10 @@ static int diskmodel_set(struct block_device *b, const char *set)
 			goto fail;
 		}
 		*eq = 0;
-		v = strtod(eq + 1, &end);
-		if (*end) {
-			pr_err("diskmodel: set=%s: %s=%s is not a number\n", set, kv, eq + 1);
+		if (!dm_key_value(kv, eq + 1, &v)) {
+			pr_err("diskmodel: set=%s: %s=%s is not a number (a key in ms or s also "
+			       "takes a time with a unit: 8500us, 0.5s)\n",
+			       set, kv, eq + 1);
 			goto fail;
 		}
 		next = dm_drive_set(d ? d : dm_drive_of(b->dmodel), kv, v, err, sizeof(err));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "drivers/diskmodel-params.h"
+#include "kernel/kv.h"
 #include "kernel/log.h"
 #include "mm/mm.h"
 
@@ -98,6 +99,50 @@ static const struct dm_key *key_of(const char *key)
 		if (!strcmp(dm_keys[i].key, key))
 			return &dm_keys[i];
 	return NULL;
+}
+
+/* A key whose unit is a time (ms, s): it takes its value in any time unit too. */
+static bool time_key(const struct dm_key *k)
+{
+	return kv_time_unit_named(k->unit) != 0;
+}
+
+/*
+ * @num @unit (a number and a time unit: "8500" "us") as a value of the time
+ * key @k, in its own unit: kernel/kv.c's kv_parse_time(), exact to the
+ * nanosecond. False if it is not such a time.
+ */
+static bool time_value(const struct dm_key *k, const char *num, const char *unit, double *v)
+{
+	uint64_t own = kv_time_unit_named(k->unit), ns;
+	char buf[64];
+
+	if (!own || !kv_time_unit_named(unit) ||
+	    snprintf(buf, sizeof(buf), "%s%s", num, unit) >= (int)sizeof(buf) ||
+	    kv_parse_time(buf, own, &ns))
+		return false;
+	*v = (double)ns / (double)own;
+	return true;
+}
+
+bool dm_key_value(const char *key, const char *text, double *v)
+{
+	const struct dm_key *k = key_of(key);
+	size_t n = strlen(text), l = 0;
+	char num[64];
+	char *end;
+
+	/* a time key's value with a unit: the longest time unit the text ends in */
+	for (size_t i = 1; k && time_key(k) && i <= 3 && i < n; i++)
+		if (kv_time_unit_named(text + n - i))
+			l = i;
+	if (l && n - l < sizeof(num)) {
+		memcpy(num, text, n - l);
+		num[n - l] = 0;
+		return time_value(k, num, text + n - l, v);
+	}
+	*v = strtod(text, &end);
+	return *text && !*end;
 }
 
 /* "rpm (rev/min, 1000..30000: spindle speed)" */
@@ -397,7 +442,7 @@ struct dm_drive *dm_parse_params(const char *fname, const char *text, size_t len
 	pd->text[len] = 0;
 	pd->drive.params = pd->rows;
 	for (s = pd->text; s && *s; s = line) {
-		char *eol = strchr(s, '\n'), *p, *key, *w;
+		char *eol = strchr(s, '\n'), *p, *key, *w, *u;
 		const struct dm_key *k;
 		struct dm_param *r;
 
@@ -464,13 +509,21 @@ struct dm_drive *dm_parse_params(const char *fname, const char *text, size_t len
 		if (!w || !parse_number(w, &r->value))
 			FAIL("line %d: '%s' wants a number%s: %s\n", lineno, key,
 			     w ? "" : " (none given)", what);
+		u = next_word(&p);
+		/* a time in another unit (kernel/kv.c's parser), in the key's own */
+		if (u && strcmp(u, k->unit) && time_key(k) && kv_time_unit_named(u) &&
+		    !time_value(k, w, u, &r->value))
+			FAIL("line %d: %s %s %s is not a decimal time of whole nanoseconds: %s\n",
+			     lineno, key, w, u, what);
 		if (!(r->value >= k->min && r->value <= k->max) ||
 		    (k->integer && r->value != floor(r->value)))
-			FAIL("line %d: %s %s is out of range: %s\n", lineno, key, w, what);
-		w = next_word(&p);
-		if (!w || strcmp(w, k->unit))
-			FAIL("line %d: '%s' is in %s, not '%s': %s\n", lineno, key, k->unit,
-			     w ? w : "(no unit)", what);
+			FAIL("line %d: %s %s%s%s is out of range: %s\n", lineno, key, w,
+			     u && time_key(k) && kv_time_unit_named(u) ? " " : "",
+			     u && time_key(k) && kv_time_unit_named(u) ? u : "", what);
+		if (!u || (strcmp(u, k->unit) && !(time_key(k) && kv_time_unit_named(u))))
+			FAIL("line %d: '%s' is in %s%s, not '%s': %s\n", lineno, key, k->unit,
+			     time_key(k) ? " (or another time unit: ns, us, ms, s, min)" : "",
+			     u ? u : "(no unit)", what);
 		r->unit = k->unit;
 		r->source = *trim(p) ? trim(p) : "(file)";
 		for (int i = 0; i < n && !k->tabled; i++)

@@ -76,6 +76,12 @@ struct dm_drive *dm_drive_dup(const struct dm_drive *d);
  */
 struct dm_drive *dm_drive_set(const struct dm_drive *d, const char *key, double value, char *err,
 			      size_t errlen);
+/*
+ * @text as a value of @key (diskmodel set=KEY=VALUE): a number in the key's
+ * unit, or for a key in ms or s a time with a unit, such as 8500us or 0.5s
+ * (kernel/kv.c's kv_parse_time()), in the key's unit. False if it is neither.
+ */
+bool dm_key_value(const char *key, const char *text, double *v);
 
 /*
  * Kernel only (drivers/diskmodel-file.c): the drive of the parameter file

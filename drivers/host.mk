@@ -25,11 +25,11 @@ $(BUILD)/fuzz/diskmodel.dict: drivers/diskmodel-params.c
 	@echo "  DICT    $@"
 	@{ echo '# the keys and units of drivers/diskmodel-params.c'"'"'s dm_keys[] (drivers/host.mk)'; \
 	   sed -n 's/^\t{"\([a-z0-9_]*\)", "\([^"]*\)",.*/"\1"\n"\2"/p' $< | sort -u; \
-	   printf '"%s"\n' name desc '\x0a' '\x09' '\x0d' '\x23'; } >$@.tmp
+	   printf '"%s"\n' name desc ns us min '\x0a' '\x09' '\x0d' '\x23'; } >$@.tmp
 	@[ "$$(grep -c . $@.tmp)" -gt 30 ] || { echo "$@: dm_keys[] not found in $<"; exit 1; }
 	@mv $@.tmp $@
 # (= : mm/host.mk, read after this fragment, defines MM_CORE_SRCS)
-DM_FUZZ_SRCS = tests/host/fuzz_diskmodel.c tests/host/runtime.c kernel/ktest.c \
+DM_FUZZ_SRCS = tests/host/fuzz_diskmodel.c tests/host/runtime.c kernel/ktest.c kernel/kv.c \
 	drivers/diskmodel.c drivers/diskmodel-geom.c drivers/diskmodel-params.c \
 	drivers/diskmodel-drives.c drivers/diskmodel-report.c $(MM_CORE_SRCS)
 DM_FUZZ_CFLAGS := -std=gnu11 -g -O1 -DHOST_BUILD -DDM_LIBFUZZER -I. -fno-omit-frame-pointer \

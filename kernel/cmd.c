@@ -190,7 +190,7 @@ KCMD(fault, cmd_fault, "fault", "take a deliberate page fault (tests the panic r
 static int cmd_sleep(int argc, char **argv)
 {
 	static const struct kv_spec specs[] = {
-		{ "ms", KV_UINT, NULL, "milliseconds" },
+		{ "ms", KV_TIME_MS, NULL, "how long: milliseconds, or with a unit (250us, 2s)" },
 	};
 	struct kv_value v[ARRAY_SIZE(specs)];
 	struct result r;

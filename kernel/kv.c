@@ -1,6 +1,7 @@
 /*
  * key=value words: splitting with double quotes, typed value parsing and
- * checking against a spec. Shared by the command line and the shell.
+ * checking against a spec. Shared by the command line and the shell. Every
+ * key that is a time takes units (kv_parse_time()), as sizes take K/M/G.
  */
 #include <stdio.h>
 #include <string.h>
@@ -87,6 +88,102 @@ int kv_parse_bool(const char *s, uint64_t *out)
 	return -EINVAL;
 }
 
+static const struct {
+	const char *name;
+	uint64_t ns;
+} time_units[] = {
+	[KV_TIME_NS - KV_TIME_NS] = {"ns", 1},
+	[KV_TIME_US - KV_TIME_NS] = {"us", 1000},
+	[KV_TIME_MS - KV_TIME_NS] = {"ms", 1000000},
+	[KV_TIME_S - KV_TIME_NS] = {"s", 1000000000},
+	[KV_TIME_MIN - KV_TIME_NS] = {"min", 60000000000ULL},
+};
+
+uint64_t kv_time_unit_ns(enum kv_type type)
+{
+	return type >= KV_TIME_NS && type <= KV_TIME_MIN ? time_units[type - KV_TIME_NS].ns : 0;
+}
+
+const char *kv_time_unit_name(enum kv_type type)
+{
+	return type >= KV_TIME_NS && type <= KV_TIME_MIN ? time_units[type - KV_TIME_NS].name
+							  : NULL;
+}
+
+uint64_t kv_time_unit_named(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(time_units); i++)
+		if (!strcmp(name, time_units[i].name))
+			return time_units[i].ns;
+	return 0;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+int kv_parse_time(const char *s, uint64_t unit_ns, uint64_t *ns)
+{
+	uint64_t m = 0, p = 1, g, v, unit = 0;
+	size_t n, len = 0, digits = 0;
+	bool dot = false;
+
+	if (!s || !*s || !unit_ns)
+		return -EINVAL;
+	n = strlen(s);
+	/* the unit: the longest name the text ends in ("ms", not "s") */
+	for (size_t i = 0; i < ARRAY_SIZE(time_units); i++) {
+		size_t l = strlen(time_units[i].name);
+
+		if (n > l && l > len && !strcmp(s + n - l, time_units[i].name)) {
+			unit = time_units[i].ns;
+			len = l;
+		}
+	}
+	if (!unit) {
+		/* a plain number: the key's own unit, read as before there were units */
+		if (kv_parse_uint(s, &v))
+			return -EINVAL;
+		if (v && unit_ns > UINT64_MAX / v)
+			return -ERANGE;
+		*ns = v * unit_ns;
+		return 0;
+	}
+	/* with a unit: digits with at most one '.' (2, 2.5, .5, 2.) */
+	for (const char *q = s; q < s + n - len; q++) {
+		if (*q == '.' && !dot) {
+			dot = true;
+			continue;
+		}
+		if (*q < '0' || *q > '9')
+			return -EINVAL;
+		if (m > (UINT64_MAX - (uint64_t)(*q - '0')) / 10 || (dot && p > UINT64_MAX / 10))
+			return -ERANGE;
+		m = m * 10 + (uint64_t)(*q - '0');
+		if (dot)
+			p *= 10;
+		digits++;
+	}
+	if (!digits)
+		return -EINVAL;
+	/* m / p units, exactly: (m / (p / g)) * (unit / g), g = gcd(unit, p) */
+	g = gcd64(unit, p);
+	if (m % (p / g))
+		return -EINVAL; /* a fraction of a nanosecond */
+	v = m / (p / g);
+	if (v && unit / g > UINT64_MAX / v)
+		return -ERANGE;
+	*ns = v * (unit / g);
+	return 0;
+}
+
 int kv_split(char *line, char **words, int max, const char **err)
 {
 	char *r = line, *w = line;
@@ -155,6 +252,15 @@ void kv_describe(const struct kv_spec *spec, char *buf, size_t len)
 	case KV_BOOL:
 		snprintf(buf, len, "one of 0|1|yes|no|on|off|true|false");
 		break;
+	case KV_TIME_NS:
+	case KV_TIME_US:
+	case KV_TIME_MS:
+	case KV_TIME_S:
+	case KV_TIME_MIN:
+		snprintf(buf, len, "a time in whole %s: N (%s) or N with a unit ns|us|ms|s|min "
+			 "such as 250us, 20ms or 1.5s",
+			 kv_time_unit_name(spec->type), kv_time_unit_name(spec->type));
+		break;
 	case KV_ENUM:
 		n = (size_t)snprintf(buf, len, "one of ");
 		for (int i = 0; choices[i] && n < len; i++)
@@ -177,6 +283,18 @@ static int parse_value(const struct kv_spec *spec, const char *raw, struct kv_va
 		return kv_parse_size(raw, &v->u);
 	case KV_BOOL:
 		return kv_parse_bool(raw, &v->u);
+	case KV_TIME_NS:
+	case KV_TIME_US:
+	case KV_TIME_MS:
+	case KV_TIME_S:
+	case KV_TIME_MIN: {
+		uint64_t ns, unit = kv_time_unit_ns(spec->type);
+
+		if (kv_parse_time(raw, unit, &ns) || ns % unit)
+			return -EINVAL;
+		v->u = ns / unit;
+		return 0;
+	}
 	case KV_ENUM:
 		for (int i = 0; spec_choices(spec)[i]; i++) {
 			if (strcmp(raw, spec_choices(spec)[i]) == 0) {

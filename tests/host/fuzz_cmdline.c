@@ -66,6 +66,16 @@ static void check_values(const struct kv_spec *specs, int n, const struct kv_val
 			check(!kv_parse_bool(v[i].raw, &u) && u == v[i].u && u <= 1,
 			      "bool does not parse back");
 			break;
+		case KV_TIME_NS:
+		case KV_TIME_US:
+		case KV_TIME_MS:
+		case KV_TIME_S:
+		case KV_TIME_MIN:
+			check(!kv_parse_time(v[i].raw, kv_time_unit_ns(specs[i].type), &u) &&
+				      u % kv_time_unit_ns(specs[i].type) == 0 &&
+				      u / kv_time_unit_ns(specs[i].type) == v[i].u,
+			      "time does not parse back to whole units of its key");
+			break;
 		case KV_ENUM:
 			while (specs[i].choices[k])
 				k++;

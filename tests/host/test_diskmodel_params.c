@@ -203,6 +203,15 @@ static void test_dmp_errors(struct ktest *t)
 		 "seek_single 1 ms\nseek_average 8.5 ms\nseek_full 20 ms\nseek_shape 0.001 1 ms\n"
 		 "seek_shape 1 9 ms\n",
 		 "seek_shape needs 4 rows or more"},
+		/* a time key takes any time unit (kernel/kv.c), exact; other keys only theirs */
+		{"overhead 0.17 ms", "overhead 0.17 kHz",
+		 "line 15: 'overhead' is in ms (or another time unit: ns, us, ms, s, min), not "
+		 "'kHz'"},
+		{"overhead 0.17 ms", "overhead 0.0000005 us",
+		 "line 15: overhead 0.0000005 us is not a decimal time of whole nanoseconds"},
+		{"overhead 0.17 ms", "overhead 0.2 s", "line 15: overhead 0.2 s is out of range"},
+		{"overhead 0.17 ms", "overhead 1e-3 s", "line 15: overhead 1e-3 s is not a decimal time"},
+		{"rpm 7200 rev/min", "rpm 7200 s", "line 4: 'rpm' is in rev/min, not 's'"},
 	};
 	static char buf[32768];
 	char err[512];
@@ -269,5 +278,51 @@ static void test_dmp_set(struct ktest *t)
 	KT_EXPECT_TRUE(t, !dm_drive_set(base, "nosuch", 1, err, sizeof(err)));
 }
 
+/*
+ * Times in other units: a parameter file's "overhead 170 us", "ncq_aging 1 s" and
+ * "track_switch 1479000 ns" build the model "0.17 ms", "1000 ms" and "1.479 ms" build,
+ * command for command; set= values with a unit (dm_key_value()).
+ */
+static void test_dmp_time_units(struct ktest *t)
+{
+	static char buf[4096], buf2[4096];
+	char err[512];
+	struct dm_drive *a = dm_parse_params("ms", tabled, sizeof(tabled) - 1, err, sizeof(err)), *b;
+	struct disk_model *ma, *mb;
+	size_t n;
+	double v;
+
+	n = edit(buf, sizeof(buf), tabled, "overhead 0.17 ms", "overhead 170 us");
+	n = n ? edit(buf2, sizeof(buf2), buf, "ncq_aging 1000 ms", "ncq_aging 1 s") : 0;
+	n = n ? edit(buf, sizeof(buf), buf2, "track_switch 1.479 ms", "track_switch 1479000 ns")
+	      : 0;
+	KT_ASSERT_NE(t, n, 0);
+	b = dm_parse_params("units", buf, n, err, sizeof(err));
+	if (!b)
+		printf("    # %s\n", err);
+	KT_ASSERT_TRUE(t, a && b);
+	KT_EXPECT_TRUE(t, dm_param(b, "overhead") == 0.17);
+	KT_EXPECT_TRUE(t, dm_param(b, "ncq_aging") == 1000);
+	KT_EXPECT_TRUE(t, dm_param(b, "track_switch") == 1.479);
+	ma = dm_create_drive(a, 0);
+	mb = dm_create_drive(b, 0);
+	KT_ASSERT_TRUE(t, ma && mb);
+	KT_EXPECT_EQ(t, signature(ma), signature(mb));
+	dm_destroy(ma);
+	dm_destroy(mb);
+	dm_drive_free(a);
+	dm_drive_free(b);
+
+	KT_EXPECT_TRUE(t, dm_key_value("overhead", "170us", &v) && v == 0.17);
+	KT_EXPECT_TRUE(t, dm_key_value("overhead", "0.17", &v) && v == 0.17);
+	KT_EXPECT_TRUE(t, dm_key_value("random_4096", "2min", &v) && v == 120);
+	KT_EXPECT_TRUE(t, dm_key_value("seek_single", "0.5ms", &v) && v == 0.5);
+	KT_EXPECT_TRUE(t, !dm_key_value("overhead", "1.5ns", &v)); /* finer than a ns */
+	KT_EXPECT_TRUE(t, !dm_key_value("overhead", "17x", &v));
+	KT_EXPECT_TRUE(t, !dm_key_value("segments", "7s", &v)); /* not a time */
+	KT_EXPECT_TRUE(t, !dm_key_value("overhead", "", &v));
+}
+
 KTEST_SUITE(diskmodel_params, params_ready, KTEST_CASE(test_dmp_round_trip),
-	    KTEST_CASE(test_dmp_tabled), KTEST_CASE(test_dmp_errors), KTEST_CASE(test_dmp_set));
+	    KTEST_CASE(test_dmp_tabled), KTEST_CASE(test_dmp_errors), KTEST_CASE(test_dmp_set),
+	    KTEST_CASE(test_dmp_time_units));
