@@ -179,7 +179,7 @@ fi
 cat "$TAP_TMP/seq.txt"
 check "skips.log: 1 write, 3 syncs, 1 trim counted and skipped, its 2 reads replayed" \
 	"[(r['skipped_writes'], r['skipped_syncs'], r['skipped_trims'], r['calls'], r['verified']) for r in R if r['test'] == 'skips.log'] == [(1, 3, 1, 2, True)]"
-tap_grep '^bench replay: /replay/logs/skips.log: fio iolog version 3, 11 lines, 2 reads of 1 files; skipped: 1 writes, 3 syncs, 1 trims; asap timing, files close$' "$QOUT" \
+tap_grep '^bench replay: /replay/logs/skips.log: fio iolog version 3, 11 lines, 2 reads of 1 file; skipped: 1 write, 3 syncs, 1 trim; asap timing, files close$' "$QOUT" \
 	"the console says what was skipped"
 check "files=close opens the file twice as logged, files=keep once and keeps it" \
 	"[f['opens'] for f in F if f['log'].endswith('reopen.log')] == [2, 1] and [(r['kept_opens'], r['verified']) for r in R if r['test'] == 'reopen.log'] == [(0, True), (1, True)]"
