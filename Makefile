@@ -86,6 +86,8 @@ $(BUILD)/k/%.S.o: %.S
 
 $(BUILD)/lookahead.elf: $(KOBJS) linker.ld $(NEWLIB_STAMP)
 	@echo "  LD      $@"
+	@# two RA_ALGO_DEFAULTs or two algorithms at one .order: an error naming both files
+	@tools/helpers/ra-registry-check $(KOBJS)
 	@$(CC) $(KLDFLAGS) -o $@ $(KOBJS) -Wl,--start-group $(NEWLIB_PREFIX)/lib/libc.a \
 		$(NEWLIB_PREFIX)/lib/libm.a -Wl,--end-group $(shell $(CC) -print-libgcc-file-name)
 

@@ -525,6 +525,7 @@ int bench_phase_end(struct bench *b)
 	result_double(&r, "stall_secs", (double)ra.stall_ns / 1e9, 6);
 	result_double(&r, "stall_frac", b->stall_frac, 4);
 	result_double(&r, "ra_decide_secs", (double)ra.decide_ns / 1e9, 6);
+	result_double(&r, "ra_decide_wait_secs", (double)ra.decide_wait_ns / 1e9, 6);
 	if (b->bdev && b->bdev->dmodel) {
 		result_u64(&r, "dm_commands", m1[0] - b->model0[0]);
 		result_double(&r, "dm_seek_secs", (double)(m1[1] - b->model0[1]) / 1e9, 4);

@@ -14,7 +14,8 @@
  * (T - T_off) / calls is not the cost of a decision: readahead changes
  * what the read path does (a window of pages in one call instead of a
  * call per page), so it can be negative. The time inside the calls comes
- * from a pass of its own with the calls timed (one()): ra_call_ns.
+ * from a pass of its own with the calls timed (one()): ra_call_ns, what
+ * a call slept inside (a synchronous read of ext2's) apart: ra_call_wait_ns.
  */
 #include <stdio.h>
 #include <string.h>
@@ -127,7 +128,7 @@ static void walk_dir(struct walk *w)
 
 /* The timed pass's readahead calls and the time inside them. */
 struct pass_calls {
-	uint64_t calls, ns;
+	uint64_t calls, ns, wait_ns; /* the calls' own time; what they slept inside */
 };
 
 static void report_calls(struct bench *b, const struct pass_calls *pc)
@@ -137,6 +138,8 @@ static void report_calls(struct bench *b, const struct pass_calls *pc)
 	bench_result_u64(b, "ra_timed_calls", pc->calls);
 	bench_result_double(b, "ra_call_ns", pc->calls ? (double)pc->ns / (double)pc->calls : 0,
 			    1);
+	bench_result_double(b, "ra_call_wait_ns",
+			    pc->calls ? (double)pc->wait_ns / (double)pc->calls : 0, 1);
 }
 
 /* A pass over the tree: measured (a phase of its own), or not (warming, or timing the calls). */
@@ -259,6 +262,7 @@ static int one(struct bench *b, int t, void *buf)
 	b->ra_collect = false;
 	pc.calls = ra_stats_calls(&b->ra_end);
 	pc.ns = b->ra_end.decide_ns;
+	pc.wait_ns = b->ra_end.decide_wait_ns;
 	bench_exact_cpu(true);
 	return err ? err : pass(b, t, buf, true, &pc);
 }

@@ -3,8 +3,12 @@
  * image's /replay/logs/ with every readahead algorithm, one table. The
  * algorithms are the kernel's own list (ra_algo_names()), so an algorithm
  * added there is in the suite without a change here; tools/bench replay
- * --logs DIR builds the image, runs the suite and writes the results
- * folder, tools/bench-report the table and replay.png from the RESULTs.
+ * --logs DIR builds the image, runs the suite once per algorithm (ra=A, a
+ * boot each, so that no row depends on what ran before it) and writes the
+ * results folder, tools/bench-report the table and replay.png from the
+ * RESULTs. ra_kb=N gives every algorithm that reads ahead the same window;
+ * without it each has its own kernel's default for the disk, and the table
+ * says each row's window either way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +29,7 @@ struct suite_row {
 	const char *ra;
 	bool ran, ok, verified;
 	double secs, stall_secs;
-	uint64_t disk_reads, disk_sectors;
+	uint64_t disk_reads, disk_sectors, ra_kb;
 };
 
 /* The row the running replay fills in (NULL outside the suite). */
@@ -40,6 +44,7 @@ void bench_replay_note(const struct bench *b, const struct bench_sample *s)
 	cur_row->stall_secs = b->stall_frac * b->secs; /* one reader: stall_frac is of the run */
 	cur_row->disk_reads = s->disk_reads;
 	cur_row->disk_sectors = s->disk_sectors;
+	cur_row->ra_kb = b->ra_pages_end * PAGE_SIZE / 1024; /* the RESULT's ra_kb */
 	cur_row->verified = b->verify && b->bytes && b->checked_bytes == b->bytes &&
 			    !b->bad_bytes && !b->errors;
 }
@@ -137,22 +142,23 @@ static int algorithms(char *list, const char **algos)
 }
 
 static void print_table(struct suite_row *rows, unsigned int n, const char *timing,
-			const char *files)
+			const char *files, const char *window)
 {
-	printf("\nbench suite replay: every log with every algorithm (timing=%s, files=%s)\n",
-	       timing, files);
-	printf("%-30s %-10s %10s %10s %10s %10s  %s\n", "log", "algorithm", "run s", "disk reads",
-	       "avg KiB", "stall s", "data");
+	printf("\nbench suite replay: every log with every algorithm (timing=%s, files=%s, "
+	       "window %s)\n",
+	       timing, files, window);
+	printf("%-30s %-10s %8s %10s %10s %10s %10s  %s\n", "log", "algorithm", "window", "run s",
+	       "disk reads", "avg KiB", "stall s", "data");
 	for (unsigned int i = 0; i < n; i++) {
 		struct suite_row *r = &rows[i];
 
 		if (!r->ran) {
-			printf("%-30s %-10s %10s %10s %10s %10s  FAILED\n", r->log, r->ra, "-", "-",
-			       "-", "-");
+			printf("%-30s %-10s %8s %10s %10s %10s %10s  FAILED\n", r->log, r->ra, "-",
+			       "-", "-", "-", "-");
 			continue;
 		}
-		printf("%-30s %-10s %10.4f %10llu %10.1f %10.4f  %s\n", r->log, r->ra, r->secs,
-		       (unsigned long long)r->disk_reads,
+		printf("%-30s %-10s %7lluK %10.4f %10llu %10.1f %10.4f  %s\n", r->log, r->ra,
+		       (unsigned long long)r->ra_kb, r->secs, (unsigned long long)r->disk_reads,
 		       r->disk_reads ? (double)r->disk_sectors / 2.0 / (double)r->disk_reads : 0.0,
 		       r->stall_secs,
 		       !r->ok	     ? "FAILED"
@@ -171,11 +177,13 @@ int bench_replay_suite(int argc, char **argv)
 		{"timing", KV_ENUM, timing_choices, "recorded (default) or asap"},
 		{"files", KV_ENUM, files_choices, "close (default) or keep"},
 		{"dir", KV_STRING, NULL, "the logs' folder (default /replay/logs)"},
+		{"ra_kb", KV_UINT, NULL,
+		 "one window (KiB) for every algorithm that reads ahead (default: each its own)"},
 	};
 	const struct bench_workload *w = bench_find("replay");
 	struct kv_value v[ARRAY_SIZE(specs)];
 	const char *algos[MAX_ALGOS], *dir, *timing, *files;
-	char ra_list[128], err_msg[160];
+	char ra_list[128], err_msg[160], window[40];
 	struct suite_row *rows = NULL;
 	struct log_list *logs = NULL;
 	unsigned int nrows = 0, failed = 0;
@@ -194,6 +202,16 @@ int bench_replay_suite(int argc, char **argv)
 	timing = v[1].present ? v[1].s : "recorded";
 	files = v[2].present ? v[2].s : "close";
 	dir = v[3].present ? v[3].s : "/replay/logs";
+	if (v[4].present && (!ra_kb_valid(v[4].u) || !v[4].u)) {
+		pr_err("bench suite replay: ra_kb=%s: expected a multiple of %lu from %lu up to %u\n",
+		       v[4].raw, PAGE_SIZE / 1024, PAGE_SIZE / 1024, RA_MAX_KB);
+		return -EINVAL;
+	}
+	if (v[4].present)
+		snprintf(window, sizeof(window), "%llu KiB for all (ra_kb=)",
+			 (unsigned long long)v[4].u);
+	else
+		snprintf(window, sizeof(window), "each algorithm's default");
 	err = vfs_need_root("bench suite replay");
 	if (err)
 		return err;
@@ -214,8 +232,11 @@ int bench_replay_suite(int argc, char **argv)
 	printf("\n");
 	for (unsigned int l = 0; l < logs->n; l++) {
 		for (int a = 0; a < nalgos; a++) {
-			char logarg[LOG_NAME + 80], raarg[40], targ[40], farg[40];
-			char *words[] = {logarg, raarg, targ, farg};
+			char logarg[LOG_NAME + 80], raarg[40], targ[40], farg[40], kbarg[40];
+			char *words[] = {logarg, raarg, targ, farg, kbarg};
+			const struct ra_algorithm *algo = ra_algo_find(algos[a]);
+			/* ra_kb= for the algorithms that read ahead (ra=off refuses it) */
+			int nwords = v[4].present && !(algo->flags & RA_ALGO_NO_WINDOW) ? 5 : 4;
 			struct suite_row *r = &rows[nrows++];
 			int ret;
 
@@ -225,21 +246,22 @@ int bench_replay_suite(int argc, char **argv)
 			snprintf(raarg, sizeof(raarg), "ra=%s", algos[a]);
 			snprintf(targ, sizeof(targ), "timing=%s", timing);
 			snprintf(farg, sizeof(farg), "files=%s", files);
+			snprintf(kbarg, sizeof(kbarg), "ra_kb=%llu", (unsigned long long)v[4].u);
 			if (bench_cold_start()) {
 				failed++;
 				r->ok = false;
 				continue;
 			}
-			printf("bench: suite replay: replay %s %s %s %s\n", logarg, raarg, targ,
-			       farg);
+			printf("bench: suite replay: replay %s %s %s %s%s%s\n", logarg, raarg, targ,
+			       farg, nwords > 4 ? " " : "", nwords > 4 ? kbarg : "");
 			cur_row = r;
-			ret = bench_run_argv(w, (int)ARRAY_SIZE(words), words, "replay");
+			ret = bench_run_argv(w, nwords, words, "replay");
 			cur_row = NULL;
 			r->ok = !ret;
 			failed += !!ret;
 		}
 	}
-	print_table(rows, nrows, timing, files);
+	print_table(rows, nrows, timing, files, window);
 	printf("bench suite replay: %u runs failed, %.1f s\n", failed,
 	       (double)(ktime_ns() - t0) / 1e9);
 	{
@@ -258,6 +280,8 @@ int bench_replay_suite(int argc, char **argv)
 		result_str(&res, "algorithms", names);
 		result_str(&res, "timing", timing);
 		result_str(&res, "files", files);
+		if (v[4].present)
+			result_u64(&res, "ra_kb", v[4].u);
 		result_str(&res, "clock", ktime_clock_name());
 		result_end(&res);
 	}

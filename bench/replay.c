@@ -544,14 +544,22 @@ static int replay_run(struct bench *b)
 		err = resolve_files(r);
 	if (err)
 		goto out;
-	printf("bench replay: %s: fio iolog version %d, %u lines, %llu reads of %u files; "
-	       "skipped: %llu writes, %llu syncs, %llu trims; %s timing, files %s\n",
-	       r->log_path, r->log.version, r->log.lines,
-	       (unsigned long long)r->log.count[IOLOG_READ], r->log.nr_files,
-	       (unsigned long long)r->log.count[IOLOG_WRITE],
-	       (unsigned long long)(r->log.count[IOLOG_SYNC] + r->log.count[IOLOG_DATASYNC]),
-	       (unsigned long long)r->log.count[IOLOG_TRIM], timing_names[r->recorded],
-	       files_names[r->keep]);
+#define PLURAL(n) ((n) == 1 ? "" : "s")
+	{
+		uint64_t reads = r->log.count[IOLOG_READ], writes = r->log.count[IOLOG_WRITE];
+		uint64_t syncs = r->log.count[IOLOG_SYNC] + r->log.count[IOLOG_DATASYNC];
+		uint64_t trims = r->log.count[IOLOG_TRIM];
+
+		printf("bench replay: %s: fio iolog version %d, %u line%s, %llu read%s of %u "
+		       "file%s; skipped: %llu write%s, %llu sync%s, %llu trim%s; %s timing, "
+		       "files %s\n",
+		       r->log_path, r->log.version, r->log.lines, PLURAL(r->log.lines),
+		       (unsigned long long)reads, PLURAL(reads), r->log.nr_files,
+		       PLURAL(r->log.nr_files), (unsigned long long)writes, PLURAL(writes),
+		       (unsigned long long)syncs, PLURAL(syncs), (unsigned long long)trims,
+		       PLURAL(trims), timing_names[r->recorded], files_names[r->keep]);
+	}
+#undef PLURAL
 	err = run_phase(r);
 out:
 	for (unsigned int i = 0; r->files && i < r->log.nr_files; i++)

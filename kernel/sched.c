@@ -30,6 +30,7 @@ struct thread {
 	struct list_head timer_link;
 	struct wait_queue_head join_wq;
 	void *stack;				/* NULL for the boot thread */
+	uint64_t slept_ns;			/* time asleep in schedule_until() */
 	uint64_t *canary;
 };
 
@@ -188,6 +189,8 @@ void finish_wait(struct wait_queue_head *wq, struct wait_entry *w, unsigned long
 
 void schedule_until(uint64_t deadline)
 {
+	uint64_t t0 = ktime_ns();
+
 	if (current == idle_thread)
 		panic("the idle thread tried to sleep");
 	current->state = T_SLEEPING;
@@ -197,6 +200,12 @@ void schedule_until(uint64_t deadline)
 		timer_rearm(false);
 	}
 	schedule();
+	current->slept_ns += ktime_ns() - t0; /* current is this thread again */
+}
+
+uint64_t thread_slept_ns(void)
+{
+	return current->slept_ns;
 }
 
 void thread_yield(void)

@@ -91,6 +91,12 @@ __noreturn void thread_exit(int code);
 int thread_join(struct thread *t);
 struct thread *current_thread(void);
 void sleep_ns(uint64_t ns);
+/*
+ * The time the current thread has spent asleep (schedule_until(): waiting for
+ * I/O, a lock or a timer) since it was created, so that code can tell its own
+ * time from what it waited for (the readahead calls' ra_decide_secs).
+ */
+uint64_t thread_slept_ns(void);
 
 #ifdef HOST_BUILD
 /* Called when a host "thread" would sleep; returns false if it did nothing. */

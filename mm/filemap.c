@@ -25,6 +25,7 @@
 
 #include "mm/backing-dev.h"
 #include "kernel/log.h"
+#include "kernel/sched.h"
 #include "kernel/time.h"
 #include "mm/filemap.h"
 
@@ -47,16 +48,31 @@ static const char *file_name(const struct file *filp)
 	return filp->f_mapping->name ? filp->f_mapping->name : "?";
 }
 
-/* Time a readahead call into ra->stats.decide_ns, unless the overhead benchmarks turned it off. */
-static inline uint64_t decide_begin(void)
+/*
+ * Time a readahead call, unless the overhead benchmarks turned it off: what
+ * the call slept (a synchronous read inside it, such as ext2's indirect
+ * block, or a page lock) into ra->stats.decide_wait_ns, the rest, the call's
+ * own work, into decide_ns.
+ */
+struct decide_clock {
+	uint64_t t0, slept0;
+};
+
+static inline struct decide_clock decide_begin(void)
 {
-	return ra_decision_timing ? ktime_ns() : 0;
+	if (!ra_decision_timing)
+		return (struct decide_clock){0, 0};
+	return (struct decide_clock){ktime_ns(), thread_slept_ns()};
 }
 
-static inline void decide_end(struct file_ra_state *ra, uint64_t t0)
+static inline void decide_end(struct file_ra_state *ra, const struct decide_clock *c)
 {
-	if (ra_decision_timing)
-		ra->stats.decide_ns += ktime_ns() - t0;
+	if (ra_decision_timing) {
+		uint64_t slept = thread_slept_ns() - c->slept0;
+
+		ra->stats.decide_ns += ktime_ns() - c->t0 - slept;
+		ra->stats.decide_wait_ns += slept;
+	}
 }
 
 /* Wait for @page's I/O to end; -ETIMEDOUT (with a message) if it does not. */
@@ -218,10 +234,10 @@ ssize_t do_generic_mapping_read_actor(struct file *filp, size_t count, loff_t *p
 		nr -= offset;
 
 		if (algo->request && !as_is && index == next_index) {
-			uint64_t t0 = decide_begin();
+			struct decide_clock c = decide_begin();
 
 			next_index = algo->request(mapping, ra, filp, index, last_index - index);
-			decide_end(ra, t0);
+			decide_end(ra, &c);
 		}
 find_page:
 		if (++lookups > FILEMAP_MAX_LOOKUPS) {
@@ -232,12 +248,12 @@ find_page:
 		}
 		page = find_get_page(mapping, index);
 		if (!page) {
-			uint64_t t0 = decide_begin();
+			struct decide_clock c = decide_begin();
 
 			if (as_is ? ra_read_as_is(mapping, ra, filp, index, last_index - index)
 				  : algo->sync(mapping, ra, filp, index, last_index - index))
 				page = find_get_page(mapping, index);
-			decide_end(ra, t0);
+			decide_end(ra, &c);
 			if (!page) {
 				uint64_t t0 = ktime_ns();
 
@@ -252,10 +268,10 @@ find_page:
 			}
 		}
 		if (algo->async && !as_is && PageReadahead(page)) {
-			uint64_t t0 = decide_begin();
+			struct decide_clock c = decide_begin();
 
 			algo->async(mapping, ra, filp, page, index, last_index - index);
-			decide_end(ra, t0);
+			decide_end(ra, &c);
 		}
 		if (!PageUptodate(page)) {
 			uint64_t t0 = ktime_ns();

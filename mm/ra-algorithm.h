@@ -120,6 +120,16 @@ struct ra_algorithm {
 	void (*fault_retry)(struct file_mmap *m, pgoff_t pgoff);
 };
 
+/*
+ * A new algorithm (a copy of another's file) changes .name, .title, .help and
+ * its cases, and leaves out RA_ALGO_DEFAULT and .order (0): the build refuses
+ * two defaults or two algorithms at one .order, naming both files
+ * (tools/helpers/ra-registry-check, which reads these two fields here).
+ */
+_Static_assert(__builtin_offsetof(struct ra_algorithm, flags) == 24 &&
+		       __builtin_offsetof(struct ra_algorithm, order) == 28 && RA_ALGO_DEFAULT == 0x08,
+	       "tools/helpers/ra-registry-check reads flags and order at these offsets");
+
 /* Register @algo (a const struct ra_algorithm) so that ra= finds it. */
 #define RA_ALGORITHM(algo)                                            \
 	static const struct ra_algorithm *const __ra_algorithm_##algo \

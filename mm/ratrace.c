@@ -538,6 +538,7 @@ void ra_stats_sub(struct ra_stats *d, const struct ra_stats *a, const struct ra_
 	d->async_ios = a->async_ios - b->async_ios;
 	d->stall_ns = a->stall_ns - b->stall_ns;
 	d->decide_ns = a->decide_ns - b->decide_ns;
+	d->decide_wait_ns = a->decide_wait_ns - b->decide_wait_ns;
 	for (int i = 0; i < RA_LEAD_BUCKETS; i++)
 		d->lead[i] = a->lead[i] - b->lead[i];
 }
@@ -557,6 +558,7 @@ void ra_stats_add(struct ra_stats *a, const struct ra_stats *b)
 	a->async_ios += b->async_ios;
 	a->stall_ns += b->stall_ns;
 	a->decide_ns += b->decide_ns;
+	a->decide_wait_ns += b->decide_wait_ns;
 	for (int i = 0; i < RA_LEAD_BUCKETS; i++)
 		a->lead[i] += b->lead[i];
 }

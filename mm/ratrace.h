@@ -80,7 +80,8 @@ struct ra_stats {
 	unsigned long sync_ios;		/* submissions a reader was waiting for */
 	unsigned long async_ios;	/* submissions ahead of the reader */
 	uint64_t stall_ns;		/* read(): time blocked on pages not yet read */
-	uint64_t decide_ns; /* read(): time in the readahead calls (decision and submission) */
+	uint64_t decide_ns;	 /* read(): the readahead calls' own time (decision, submission) */
+	uint64_t decide_wait_ns; /* read(): what the calls slept (a sync indirect-block read) */
 	unsigned long lead[RA_LEAD_BUCKETS]; /* used pages by lead time (RA_LEAD_BUCKETS) */
 };
 
@@ -146,7 +147,8 @@ struct ra_trace_watch {
 };
 extern struct ra_trace_watch *ra_trace_watch;
 /*
- * Time each readahead call of the read path into stats.decide_ns (default
+ * Time each readahead call of the read path into stats.decide_ns, less what
+ * the call slept, which goes to stats.decide_wait_ns (default
  * on). The overhead benchmarks turn it off: two clock reads per call are
  * the size of the effects they measure.
  */

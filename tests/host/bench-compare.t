@@ -5,11 +5,12 @@
 # one folder (--ra A,B), their boots' own lines paired too; folders whose
 # algorithm sets differ (only the common ones compared, one line naming the
 # rest, whatever order the boots ran in); a change found; nothing in common
-# (exit 2, a warning); sweep-style files with --ignore ra; and bad input.
+# (exit 2, a warning); sweep-style files with --ignore ra; and bad input;
+# replay suites of different sets of logs (a warning; issue 38).
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..12"
+echo "1..14"
 . tests/host/tap.sh
 # expect NAME STATUS REGEX FILE: the last command's exit status and a line of its output
 expect() {
@@ -108,3 +109,21 @@ for args in "$tmp/nosuch $A" "$A --ra a,b,c" "$A" "$A $A --bogus" "$A --ra"; do
 	fi
 done
 [ $bad = 0 ] && ok "bad input: one error line each, exit 2" || not_ok "bad input: one error line each, exit 2"
+
+# two replay suites of different sets of logs: a warning that their figures need not compare
+for s in a b; do
+	python3 - "$tmp/replay-$s.jsonl" $s <<'PY'
+import json, sys
+logs = ["db.log", "sort.log"] if sys.argv[2] == "b" else ["db.log"]
+with open(sys.argv[1], "w") as f:
+    for lg in logs:
+        f.write(json.dumps({"cmd": "bench", "workload": "replay", "test": lg, "suite": "replay",
+                            "ra": "linux", "ra_kb": 8192, "secs": 1.5, "disk_reads": 10}) + "\n")
+PY
+done
+tools/bench-compare "$tmp/replay-a.jsonl" "$tmp/replay-b.jsonl" >"$tmp/out" 2>&1; st=$?
+expect "replay suites of different logs: a warning naming the log only one has" 1 \
+	"^bench compare: warning: the two replayed different sets of logs \(only in $tmp/replay-a.jsonl: none; only in $tmp/replay-b.jsonl: sort.log\)" \
+	"$tmp/out"
+expect "... and each replay row named with its window" 1 \
+	'^  bench replay replay sort.log ra=linux \(window 8192 KiB\)$' "$tmp/out"

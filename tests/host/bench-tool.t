@@ -3,11 +3,13 @@
 # that is not there (or not a folder), or none; a results folder from the
 # log of a run that failed becomes DIR-FAILED, never silently: the terminal's
 # last line says so and where, and a second failed run with the same --out
-# gets a folder of its own (DIR-FAILED-2), not one inside the first.
+# gets a folder of its own (DIR-FAILED-2), not one inside the first. Every
+# suite gives each algorithm a boot of its own (issues 27 and 38): --dry-run's
+# commands, one algorithm a boot, every algorithm a boot.
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..8"
+echo "1..12"
 . tests/host/tap.sh
 
 tools/bench replay --help >"$tmp/out" 2>&1; st=$?
@@ -56,3 +58,35 @@ else
 	not_ok "the same --out failing again: DIR-FAILED-2, not a folder inside DIR-FAILED" \
 		"$(tail -2 "$tmp/out")" "$(ls -R "$tmp" | head)"
 fi
+# every suite: each boot runs one algorithm (or the ra=off baseline), each algorithm has its boots
+mkdir -p "$tmp/logs"
+printf 'fio version 2 iolog\n/a add\n/a open\n/a read 0 4096\n/a close\n' >"$tmp/logs/a.log"
+for suite in smoke quick seeds replay; do
+	logs=()
+	[ $suite = replay ] && logs=(--logs "$tmp/logs")
+	tools/bench $suite "${logs[@]}" --ra all --dry-run --out "$tmp/dry-$suite" >"$tmp/out" 2>&1
+	st=$?
+	if [ $st = 0 ] && python3 - "$tmp/dry-$suite/commands.txt" "$tmp/out" <<'PY'
+import re, sys
+boots = [l for l in open(sys.argv[1]) if l.startswith("tools/run-qemu ")]
+printed = [l for l in open(sys.argv[2]) if l.startswith("tools/run-qemu ")]
+seen = {}
+for b in boots:
+    run = re.search(r'"run=([^"]*)"', b).group(1)
+    algos = set(a for x in re.findall(r"(?:^|[ ;])ra=([a-z0-9,-]+)", run) for a in x.split(","))
+    if len(algos) > 1:
+        sys.exit("a boot runs %s: %s" % (sorted(algos), b))
+    if not algos and "baseline=only" not in run:
+        sys.exit("a boot names no algorithm: " + b)
+    for a in algos:
+        seen[a] = seen.get(a, 0) + 1
+if len(seen) < 5 or len(set(seen.values())) != 1 or printed != boots:
+    sys.exit("boots per algorithm: %s (%d boots, %d printed)" % (seen, len(boots), len(printed)))
+PY
+	then
+		ok "tools/bench $suite --ra all: a boot per algorithm, each running that one alone"
+	else
+		not_ok "tools/bench $suite --ra all: a boot per algorithm, each running that one alone" \
+			"$(tail -3 "$tmp/out")"
+	fi
+done

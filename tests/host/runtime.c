@@ -115,14 +115,27 @@ void finish_wait(struct wait_queue_head *wq, struct wait_entry *w, unsigned long
 	(void)flags;
 }
 
+/* The one thread's time in schedule_until(): the hook's fake I/O, or a timed wait. */
+static uint64_t host_slept_ns;
+
+uint64_t thread_slept_ns(void)
+{
+	return host_slept_ns;
+}
+
 void schedule_until(uint64_t deadline)
 {
-	if (host_wait_hook && host_wait_hook())
+	uint64_t t0 = ktime_ns();
+
+	if (host_wait_hook && host_wait_hook()) {
+		host_slept_ns += ktime_ns() - t0;
 		return;
+	}
 	if (deadline != WAIT_FOREVER) {
 		/* Timed waits on the host just let the time pass. */
 		while (ktime_ns() < deadline)
 			;
+		host_slept_ns += ktime_ns() - t0;
 		return;
 	}
 	panic("host: a wait can never be satisfied (no host_wait_hook made progress)");

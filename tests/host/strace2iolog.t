@@ -2,11 +2,12 @@
 # tools/strace2iolog on traces written here: the reads of an strace become a
 # version 3 iolog with the file's size; the lines it does not understand are
 # counted and named by number (the first five, then "..."); a trace without
-# reads and a missing trace are one error each.
+# reads and a missing trace are one error each; without -y, descriptors are
+# followed from openat's return (issue 38), and a relative path is said.
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..7"
+echo "1..10"
 . tests/host/tap.sh
 
 cat >"$tmp/a.strace" <<'EOF'
@@ -49,3 +50,20 @@ check "a missing trace: one error naming it, exit 1" 1 "^strace2iolog: $tmp/nosu
 tools/strace2iolog --no-stat "$tmp/a.strace" -o "$tmp/no-such-dir/a.log" 2>"$tmp/err" >/dev/null; st=$?
 check "an iolog it cannot write: one error naming it, exit 1" 1 \
 	"^strace2iolog: cannot write the iolog $tmp/no-such-dir/a.log: No such file" "$tmp/err"
+
+# without -y: openat's return value names the descriptor, its absolute path the file
+sed -e 's/<\/data\/in>//g' "$tmp/a.strace" >"$tmp/d.strace"
+tools/strace2iolog --no-stat "$tmp/d.strace" -o "$tmp/d.log" 2>"$tmp/err"; st=$?
+if [ $st = 0 ] && cmp -s "$tmp/a.log" "$tmp/d.log"; then
+	ok "without -y: descriptors followed from openat's return, the same log"
+else
+	not_ok "without -y: descriptors followed from openat's return, the same log" \
+		"$(cat "$tmp/err" "$tmp/d.log" 2>/dev/null)"
+fi
+check "... and the summary counts in the singular: 1 file" 0 \
+	'^strace2iolog: .*d.log: 3 reads of 1 file over ' "$tmp/err"
+sed -e 's|"/data/in"|"in"|' "$tmp/d.strace" >"$tmp/e.strace"
+tools/strace2iolog --no-stat "$tmp/e.strace" -o "$tmp/e.log" 2>"$tmp/err"; st=$?
+check "without -y, a relative path: says the trace lacks the full paths (strace -y), exit 1" 1 \
+	'^strace2iolog: .*e.strace: no reads of regular files: 3 reads, but the files were opened by relative paths \(1 open\), .*strace -y gives their full paths$' \
+	"$tmp/err"

@@ -4,10 +4,11 @@
 # objects reused), with no other file of the tree touched, appears in ralist,
 # ra= takes it, ratrace names its own cases, and a suite's table has its
 # column. (ra=all's order and its cases' numbering: the host test
-# test_ra_newalgo.)
+# test_ra_newalgo.) A copy that kept ondemand's RA_ALGO_DEFAULT or its .order
+# does not build, the error naming both files (issue 38).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 6
+tap_plan 9
 
 img=build/img/bench-smoke.img
 tools/mkbench smoke >/dev/null 2>&1
@@ -30,4 +31,29 @@ tap_grep '^RESULT {"cmd":"cat".*"ra":"ondemand4x"' "$QOUT" "ra=ondemand4x reads 
 tap_grep '^ratrace: .* algo=ondemand4x case=x4-next ' "$QOUT" "ratrace names its own cases"
 tap_grep '^RESULT {"cmd":"bench-row","suite":"smoke",.*"ondemand4x":' "$QOUT" \
 	"the suite's table has its column"
+# a copied algorithm that kept the default flag, then one that kept the seeds' .order
+for kept in "RA_ALGO_MARKS | RA_ALGO_DEFAULT," "RA_ALGO_MARKS, .order = 2,"; do
+	sed -e 's/ondemand4x/ondemand4y/g' -e "s/\.flags = RA_ALGO_MARKS,/.flags = $kept/" \
+		tests/fixtures/readahead-ondemand4x.c >"$extra/readahead-ondemand4y.c"
+	grep -q "$kept" "$extra/readahead-ondemand4y.c" || echo "# the copy did not take '$kept'"
+	rm -f "$extra/lookahead.elf"
+	make -s BUILD="$extra" EXTRA_KSRCS="tests/fixtures/readahead-ondemand4x.c \
+		$extra/readahead-ondemand4y.c" "$extra/lookahead.elf" >"$TAP_TMP/make2.log" 2>&1
+	st=$?
+	what=$(case "$kept" in *DEFAULT*) echo "say RA_ALGO_DEFAULT" ;; *) echo "have the same .order = 2" ;; esac)
+	if [ $st != 0 ] && [ ! -e "$extra/lookahead.elf" ] && grep -q \
+		"^ra-registry-check: mm/readahead-ondemand.c (ra_algo_ondemand) and $extra/readahead-ondemand4y.c (ra_algo_ondemand4y) $what" \
+		"$TAP_TMP/make2.log"; then
+		tap_ok "a copy that kept '$kept': a build error naming both files"
+	else
+		tap_not_ok "a copy that kept '$kept': a build error naming both files" \
+			"$(tail -3 "$TAP_TMP/make2.log")"
+	fi
+done
+# and the checker passes the tree's own kernel (the ordinary build runs it)
+if tools/helpers/ra-registry-check $(find build/k -name '*.o') 2>"$TAP_TMP/check.log"; then
+	tap_ok "ra-registry-check: the tree's kernel objects, one default, orders 1 and 2 once each"
+else
+	tap_not_ok "ra-registry-check: the tree's kernel objects" "$(cat "$TAP_TMP/check.log")"
+fi
 rm -rf "$extra"
