@@ -35,6 +35,7 @@
 #include "bench/bench.h"
 #include "bench/pattern-check.h"
 #include "drivers/diskmodel.h"
+#include "drivers/elevator.h"
 #include "kernel/crc32.h"
 #include "kernel/log.h"
 #include "kernel/sync.h"
@@ -307,12 +308,14 @@ static void print_settings(const struct bench *b, const struct file *f)
 			      : b->bdev		    ? b->bdev->bdi.ra_pages
 						    : ra_default_pages;
 
-	printf("bench: %s %s: ra=%s ra_kb=%lu%s%s%s verify=%d disk=%s "
+	printf("bench: %s %s: ra=%s ra_kb=%lu%s%s%s verify=%d disk=%s elevator=%s "
 	       "cache_pages=%lu%s%s%s%s%s%s\n",
 	       b->w->name, b->test, b->ra->name, pages * PAGE_SIZE / 1024,
 	       b->ra_async ? "" : " ra_async=0", b->advice != FADV_NORMAL ? " advice=" : "",
 	       b->advice != FADV_NORMAL ? ra_fadvise_names[b->advice] : "", b->verify,
-	       b->cold ? "cold" : "warm", cache_pool_pages(), b->pass ? " pass=" : "",
+	       b->cold ? "cold" : "warm",
+	       b->bdev && b->bdev->queue ? b->bdev->queue->elevator->name : "none",
+	       cache_pool_pages(), b->pass ? " pass=" : "",
 	       b->pass ? b->pass : "", f && f->f_path ? " file=" : "",
 	       f && f->f_path ? f->f_path : "", b->suite ? " suite=" : "",
 	       b->suite ? b->suite : "");
