@@ -405,6 +405,17 @@ void bench_sample(struct bench *b, struct bench_sample *s)
 	s->bytes = b->bytes;
 	s->disk_reads = b->bdev ? b->bdev->stats.ios[0] - b->disk0.ios[0] : 0;
 	s->disk_sectors = b->bdev ? b->bdev->stats.sectors[0] - b->disk0.sectors[0] : 0;
+	s->dispatched = b->bdev && b->bdev->queue ? b->bdev->queue->elv.dispatched : 0;
+	s->dist_sectors = b->bdev && b->bdev->queue ? b->bdev->queue->elv.dist_sectors : 0;
+	if (b->bdev && b->bdev->dmodel) {
+		const struct dm_stats *m = dm_stats(b->bdev->dmodel);
+
+		s->buffer_hits = m->buffer_hits;
+		s->seeks = m->seeks;
+		s->seek_ns = m->seek_ns;
+	} else {
+		s->buffer_hits = s->seeks = s->seek_ns = 0;
+	}
 	ra_stats_sub(&s->ra, &ra_global_stats, &b->global0);
 }
 

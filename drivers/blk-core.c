@@ -669,6 +669,9 @@ void blk_run_queue(struct block_device *bdev)
 			if (!rq)
 				break;
 			q->in_driver++;
+			q->elv.dist_sectors += rq->sector > q->dispatch_end ? rq->sector - q->dispatch_end
+									    : q->dispatch_end - rq->sector;
+			q->dispatch_end = rq->sector + rq->nr_sectors;
 			if (q->elevator->activate)
 				q->elevator->activate(q, rq);
 			if (ra_trace_block)

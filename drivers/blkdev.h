@@ -226,6 +226,7 @@ struct elevator_stats {
 	uint64_t batches;    /* deadline batches started; cfq: slices started */
 	uint64_t congested;  /* times the queue became read-congested */
 	uint64_t idled;	     /* cfq: times the active queue idled for its next request */
+	uint64_t dist_sectors; /* from each dispatched request's start to the last one's end */
 };
 
 #define BLK_MAX_DISKS	    16
@@ -263,6 +264,7 @@ struct request_queue {
 	struct wait_queue_head wait; /* submitters waiting for a free request */
 	bool running, rerun;	     /* blk_run_queue re-entered from a completion */
 	bool submit_run;	     /* the queue runs because a request was added */
+	sector_t dispatch_end;	     /* where the last request handed to the driver ends */
 	uint64_t stamp_ns;	     /* last update of io_ticks / time_in_queue */
 };
 
