@@ -49,8 +49,8 @@ static const uint64_t cfq_slice[2] = {CFQ_HZ / 25, CFQ_HZ / 10}; /* async, sync 
 static const unsigned int cfq_slice_async_rq = 2;
 static const uint64_t cfq_slice_idle = CFQ_HZ / 125;
 
-#define CFQ_PRIO_LISTS 8 /* IOPRIO_BE_NR */
-#define CFQ_IOPRIO     4 /* task_nice_ioprio() at nice 0: (0 + 20) / 5 */
+#define CFQ_PRIO_LISTS	8 /* IOPRIO_BE_NR */
+#define CFQ_IOPRIO	4 /* task_nice_ioprio() at nice 0: (0 + 20) / 5 */
 #define CFQ_SLICE_SCALE 5
 
 #define ASYNC 0
@@ -570,8 +570,7 @@ static unsigned int cfq_dispatch_from(struct request_queue *q, struct cfq_queue 
 	if (!cfqq->slice_end)
 		cfqq->slice_end = cfq_jiffies() + cfq_prio_to_slice(cfqq);
 	/* an async queue ends after its requests; one that does not idle after a round */
-	if ((!cfq_sync(cfqq) && cfqd->dispatch_slice >= cfq_prio_to_maxrq()) ||
-	    !cfqq->idle_window)
+	if ((!cfq_sync(cfqq) && cfqd->dispatch_slice >= cfq_prio_to_maxrq()) || !cfqq->idle_window)
 		cfq_slice_expired(q, false);
 	return dispatched;
 }
@@ -617,9 +616,9 @@ static void cfq_update_io_thinktime(struct cfq_queue *cfqq)
 static void cfq_update_io_seektime(struct cfq_queue *cfqq, const struct request *rq)
 {
 	uint64_t sdist = cfqq->last_request_pos < rq->sector ? rq->sector - cfqq->last_request_pos
-							      : cfqq->last_request_pos - rq->sector;
-	uint64_t cap = cfqq->seek_mean * 4 + (cfqq->seek_samples <= 60 ? 2 * 1024 * 1024
-								       : 2 * 1024 * 64);
+							     : cfqq->last_request_pos - rq->sector;
+	uint64_t cap =
+		cfqq->seek_mean * 4 + (cfqq->seek_samples <= 60 ? 2 * 1024 * 1024 : 2 * 1024 * 64);
 
 	if (sdist > cap)
 		sdist = cap;
@@ -849,6 +848,8 @@ static const struct elevator_type elevator_cfq = {
 	.name = "cfq",
 	.help = "per-process queues served in time slices, idling for the next read "
 		"(2.6.20's cfq-iosched, its default)",
+	/* block/Kconfig.iosched at v2.6.20: "default DEFAULT_CFQ", what the seeds ran */
+	.flags = ELV_DEFAULT,
 	.init = cfq_init,
 	.exit = cfq_exit,
 	.add = cfq_add,

@@ -152,7 +152,6 @@ dispatch:
 static const struct elevator_type elevator_deadline = {
 	.name = "deadline",
 	.help = "sector-sorted batches with FIFO deadlines (2.6.20's deadline-iosched)",
-	.flags = ELV_DEFAULT,
 	.init = deadline_init,
 	.exit = deadline_exit,
 	.add = deadline_add,

@@ -52,8 +52,8 @@ struct elevator_type {
 };
 
 /* Register @e (a const struct elevator_type) so that elevator= finds it. */
-#define ELEVATOR(e)                                                   \
-	static const struct elevator_type *const __elevator_##e      \
+#define ELEVATOR(e)                                             \
+	static const struct elevator_type *const __elevator_##e \
 		__attribute__((used, section("elevators"), aligned(8))) = &(e)
 
 /* A request's direction, the index of the per-direction lists and counts: reads 0, else 1. */

@@ -68,7 +68,6 @@ static bool fk_complete_now(void)
 	return fk_complete_at(host_clock_ns / JIFFY_NS);
 }
 
-
 static struct request_queue *cfq_setup(unsigned int depth)
 {
 	if (!mm_ready() && mm_host_init(32 << 20))
@@ -409,6 +408,6 @@ KTEST_SUITE(blk_cfq, NULL, KTEST_CASE(test_cfq_idles_for_process),
 	    KTEST_CASE(test_cfq_quantum_and_slice), KTEST_CASE(test_cfq_think_time_stops_idling),
 	    KTEST_CASE(test_cfq_quick_process_idles), KTEST_CASE(test_cfq_seeky_waits_one_jiffy),
 	    KTEST_CASE(test_cfq_hw_tag_seeky_no_idle), KTEST_CASE(test_cfq_dispatch_sort),
-	    KTEST_CASE(test_cfq_back_seek_penalty),
-	    KTEST_CASE(test_cfq_fifo_expiry), KTEST_CASE(test_cfq_queues_per_process),
-	    KTEST_CASE(test_elevator_registry), KTEST_CASE(test_cfq_done));
+	    KTEST_CASE(test_cfq_back_seek_penalty), KTEST_CASE(test_cfq_fifo_expiry),
+	    KTEST_CASE(test_cfq_queues_per_process), KTEST_CASE(test_elevator_registry),
+	    KTEST_CASE(test_cfq_done));
