@@ -165,11 +165,12 @@ void print_diskstats(struct block_device *b)
 		const struct elevator_stats *e = &b->queue->elv;
 
 		pr_info("%s: elevator %s: %llu dispatched, %llu ahead of an older request, %llu "
-			"expired, %llu batches; read-congested %llu times; readahead %lu KiB\n",
+			"expired, %llu batches, %llu idle waits; read-congested %llu times; "
+			"readahead %lu KiB\n",
 			b->name, b->queue->elevator->name,
 			(unsigned long long)e->dispatched, (unsigned long long)e->sorted,
 			(unsigned long long)e->expired, (unsigned long long)e->batches,
-			(unsigned long long)e->congested, b->bdi.ra_pages * PAGE_SIZE / 1024);
+			(unsigned long long)e->idled, (unsigned long long)e->congested, b->bdi.ra_pages * PAGE_SIZE / 1024);
 	}
 	if (b->dmodel) {
 		const struct dm_stats *m = dm_stats(b->dmodel);
@@ -245,11 +246,14 @@ static void diskstats_json(struct block_device *b, struct json_buf *j)
 	if (b->queue)
 		json_printf(j,
 			    ",\"elevator\":\"%s\",\"elv_dispatched\":%llu,\"elv_sorted\":%llu,"
-			    "\"elv_expired\":%llu,\"congested\":%llu,\"ra_kb\":%lu",
+			    "\"elv_expired\":%llu,\"elv_batches\":%llu,\"elv_idled\":%llu,"
+			    "\"congested\":%llu,\"ra_kb\":%lu",
 			    b->queue->elevator->name,
 			    (unsigned long long)b->queue->elv.dispatched,
 			    (unsigned long long)b->queue->elv.sorted,
 			    (unsigned long long)b->queue->elv.expired,
+			    (unsigned long long)b->queue->elv.batches,
+			    (unsigned long long)b->queue->elv.idled,
 			    (unsigned long long)b->queue->elv.congested,
 			    b->bdi.ra_pages * PAGE_SIZE / 1024);
 	json_printf(j, ",\"model\":");
