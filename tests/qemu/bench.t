@@ -109,7 +109,11 @@ check "thrash catchup=1: runs, every byte verified, and the pacing selftest pass
 # files=1 on tools/mkbench streams-mini: each of the 32 readers its own 512 KiB file, in a
 # top-level directory of its own spread over the 160 GB disk, read whole from offset 0,
 # through an 8 MiB page cache
-qemu --mem 64M --disk build/img/bench-streams-mini.img --timeout 120 -- ra_kb=1024 pagecache=8M "run=bench thrash streams=32 rate=128k interval=30 tail=10 ra=legacy files=1 path=/ trace=12;drop_caches;bench thrash streams=32 rate=128k interval=30 tail=10 ra=ondemand files=1 path=/ trace=12;bench thrash streams=4 files=1 path=/s000/s000.pat;bench thrash streams=40 files=1 path=/"
+# elevator=deadline: the budget (every reader through its file within tail=10) was
+# worked out under deadline; under cfq, the default since issue 37, which serves the
+# 32 readers one at a time with idling, they do not all finish (docs/elevators.md).
+# What is checked here is files=1, not the elevator.
+qemu --mem 64M --disk build/img/bench-streams-mini.img --timeout 120 -- ra_kb=1024 pagecache=8M elevator=deadline "run=bench thrash streams=32 rate=128k interval=30 tail=10 ra=legacy files=1 path=/ trace=12;drop_caches;bench thrash streams=32 rate=128k interval=30 tail=10 ra=ondemand files=1 path=/ trace=12;bench thrash streams=4 files=1 path=/s000/s000.pat;bench thrash streams=40 files=1 path=/"
 tap_is "$QSTATUS" 1 "bench thrash files=1: 32 readers on files of their own, both algorithms; then two bad paths"
 check "thrash files=1: each reader read all of its own file, every byte verified" "[(r['files'], r['verified'], r['bytes'], r['streams']) for r in R if r['workload'] == 'thrash'] == [(1, True, 32 * 524288, 32)] * 2 and all(r['thrashed_windows'] > 0 for r in R)"
 check "thrash files=1: the traced reader (#12) read /s011/s011.pat from its first page to its last" "all(sum(s['reads'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a) * 4 == max(s['pos_kb'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a) == 512 for a in ('legacy', 'ondemand'))"
