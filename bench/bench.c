@@ -35,6 +35,7 @@
 #include "bench/bench.h"
 #include "bench/pattern-check.h"
 #include "drivers/diskmodel.h"
+#include "drivers/elevator.h"
 #include "kernel/crc32.h"
 #include "kernel/log.h"
 #include "kernel/sync.h"
@@ -316,12 +317,14 @@ static void print_settings(const struct bench *b, const struct file *f)
 			      : b->bdev		    ? b->bdev->bdi.ra_pages
 						    : ra_default_pages;
 
-	printf("bench: %s %s: ra=%s ra_kb=%lu%s%s%s verify=%d disk=%s "
+	printf("bench: %s %s: ra=%s ra_kb=%lu%s%s%s verify=%d disk=%s elevator=%s "
 	       "cache_pages=%lu%s%s%s%s%s%s\n",
 	       b->w->name, b->test, b->ra->name, pages * PAGE_SIZE / 1024,
 	       b->ra_async ? "" : " ra_async=0", b->advice != FADV_NORMAL ? " advice=" : "",
 	       b->advice != FADV_NORMAL ? ra_fadvise_names[b->advice] : "", b->verify,
-	       b->cold ? "cold" : "warm", cache_pool_pages(), b->pass ? " pass=" : "",
+	       b->cold ? "cold" : "warm",
+	       b->bdev && b->bdev->queue ? b->bdev->queue->elevator->name : "none",
+	       cache_pool_pages(), b->pass ? " pass=" : "",
 	       b->pass ? b->pass : "", f && f->f_path ? " file=" : "",
 	       f && f->f_path ? f->f_path : "", b->suite ? " suite=" : "",
 	       b->suite ? b->suite : "");
@@ -411,6 +414,17 @@ void bench_sample(struct bench *b, struct bench_sample *s)
 	s->bytes = b->bytes;
 	s->disk_reads = b->bdev ? b->bdev->stats.ios[0] - b->disk0.ios[0] : 0;
 	s->disk_sectors = b->bdev ? b->bdev->stats.sectors[0] - b->disk0.sectors[0] : 0;
+	s->dispatched = b->bdev && b->bdev->queue ? b->bdev->queue->elv.dispatched : 0;
+	s->dist_sectors = b->bdev && b->bdev->queue ? b->bdev->queue->elv.dist_sectors : 0;
+	if (b->bdev && b->bdev->dmodel) {
+		const struct dm_stats *m = dm_stats(b->bdev->dmodel);
+
+		s->buffer_hits = m->buffer_hits;
+		s->seeks = m->seeks;
+		s->seek_ns = m->seek_ns;
+	} else {
+		s->buffer_hits = s->seeks = s->seek_ns = 0;
+	}
 	ra_stats_sub(&s->ra, &ra_global_stats, &b->global0);
 }
 

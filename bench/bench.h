@@ -263,6 +263,8 @@ struct bench_sample {
 	uint64_t ns;			   /* since the phase began */
 	uint64_t bytes;			   /* read by the workload */
 	uint64_t disk_reads, disk_sectors; /* the disk's read requests */
+	/* the elevator's and the modelled drive's counters (since boot: take differences) */
+	uint64_t dispatched, dist_sectors, buffer_hits, seeks, seek_ns;
 	struct ra_stats ra;		   /* all files' readahead counters */
 };
 void bench_sample(struct bench *b, struct bench_sample *s);

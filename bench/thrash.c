@@ -458,10 +458,20 @@ static int thrash_run(struct bench *b)
 			       "\"t\":%u,\"streams\":%u,\"mbps\":%.3f,\"disk_mbps\":%.3f,"
 			       "\"avg_req_kb\":%.1f,\"thrashed_pages\":%lu,"
 			       "\"thrashed_windows\":%lu,\"windows\":%lu,\"sync_windows\":%lu,"
-			       "\"readpage_ios\":%lu,\"deferred\":%lu,\"cached_kb\":%lu}\n",
+			       "\"readpage_ios\":%lu,\"deferred\":%lu,\"cached_kb\":%lu,"
+			       "\"iops\":%.1f,\"buffer_hits\":%llu,\"seeks\":%llu,\"seek_ms\":%.1f,"
+			       "\"dist_kb\":%.0f}\n",
 			       b->ra->name, ++sec, started, mbps, disk_mbps, req, d.thrashed_pages,
 			       d.thrashed_windows, d.windows, d.sync_ios, d.readpage_ios, d.deferred,
-			       mm.cached * (PAGE_SIZE / 1024));
+			       mm.cached * (PAGE_SIZE / 1024),
+			       (double)(cur.disk_reads - prev.disk_reads) / dt,
+			       (unsigned long long)(cur.buffer_hits - prev.buffer_hits),
+			       (unsigned long long)(cur.seeks - prev.seeks),
+			       (double)(cur.seek_ns - prev.seek_ns) / 1e6,
+			       cur.dispatched > prev.dispatched
+				       ? (double)(cur.dist_sectors - prev.dist_sectors) / 2.0 /
+						 (double)(cur.dispatched - prev.dispatched)
+				       : 0.0);
 			if (ts.r)
 				trace_sample(b, &ts, sec);
 			if (mbps > max_mbps)

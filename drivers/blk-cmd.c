@@ -20,6 +20,7 @@
 #include "drivers/blk-pattern.h"
 #include "drivers/blkdev.h"
 #include "drivers/diskmodel.h"
+#include "drivers/elevator.h"
 #include "kernel/cmd.h"
 #include "kernel/crc32.h"
 #include "kernel/init.h"
@@ -32,8 +33,8 @@
 
 KPARAM(blk_nr_requests, KV_UINT, NULL,
        "requests per disk queue (1..1024, default 128); reads are congested from 7/8 of it");
-KPARAM(elevator, KV_ENUM, blk_elevator_names,
-       "I/O scheduler of every disk: deadline (default, 2.6.20's deadline-iosched) or noop");
+KPARAM_ENUM_FN(elevator, elv_names,
+	       "I/O scheduler of every disk (drivers/NAME-iosched.c; default cfq, as 2.6.20)");
 
 static int blk_init(void)
 {
@@ -48,7 +49,7 @@ static int blk_init(void)
 		blk_nr_requests_default = (unsigned int)v;
 	}
 	if (param_get_enum("elevator") >= 0)
-		blk_elevator_default = (enum elevator_kind)param_get_enum("elevator");
+		elv_set_default(elv_names()[param_get_enum("elevator")]);
 	return 0;
 }
 INITCALL(INIT_SUBSYS, blk_init);
@@ -103,11 +104,11 @@ static int cmd_lsblk(int argc, char **argv)
 		if (!ahci_describe(b, where, sizeof(where)))
 			snprintf(where, sizeof(where), "no driver details");
 		pr_info("%s  disk=%d  %llu MiB  %llu sectors  %u-byte sectors  model \"%s\"  "
-			"serial \"%s\"  firmware \"%s\"  %s %u  max %u KiB  (%s)\n",
+			"serial \"%s\"  firmware \"%s\"  %s %u  max %u KiB  elevator %s  (%s)\n",
 			b->name, i, (unsigned long long)(b->nr_sectors >> 11),
 			(unsigned long long)b->nr_sectors, b->logical_sector_size, b->model,
 			b->serial, b->firmware, b->ncq ? "NCQ depth" : "queue depth",
-			b->queue_depth, b->max_sectors / 2, where);
+			b->queue_depth, b->max_sectors / 2, b->queue->elevator->name, where);
 		json_printf(&j,
 			    "%s{\"name\":\"%s\",\"disk\":%d,\"sectors\":%llu,\"sector_size\":%u,"
 			    "\"model\":",
@@ -118,8 +119,9 @@ static int cmd_lsblk(int argc, char **argv)
 		json_string(&j, b->serial);
 		json_printf(&j, ",\"firmware\":");
 		json_string(&j, b->firmware);
-		json_printf(&j, ",\"ncq\":%s,\"queue_depth\":%u,\"max_kb\":%u}",
-			    b->ncq ? "true" : "false", b->queue_depth, b->max_sectors / 2);
+		json_printf(&j, ",\"ncq\":%s,\"queue_depth\":%u,\"max_kb\":%u,\"elevator\":\"%s\"}",
+			    b->ncq ? "true" : "false", b->queue_depth, b->max_sectors / 2,
+			    b->queue->elevator->name);
 	}
 	result_begin(&r, "lsblk");
 	result_u64(&r, "count", (uint64_t)n);
@@ -163,11 +165,12 @@ void print_diskstats(struct block_device *b)
 		const struct elevator_stats *e = &b->queue->elv;
 
 		pr_info("%s: elevator %s: %llu dispatched, %llu ahead of an older request, %llu "
-			"expired, %llu batches; read-congested %llu times; readahead %lu KiB\n",
-			b->name, blk_elevator_names[b->queue->elevator],
+			"expired, %llu batches, %llu idle waits; read-congested %llu times; "
+			"readahead %lu KiB\n",
+			b->name, b->queue->elevator->name,
 			(unsigned long long)e->dispatched, (unsigned long long)e->sorted,
 			(unsigned long long)e->expired, (unsigned long long)e->batches,
-			(unsigned long long)e->congested, b->bdi.ra_pages * PAGE_SIZE / 1024);
+			(unsigned long long)e->idled, (unsigned long long)e->congested, b->bdi.ra_pages * PAGE_SIZE / 1024);
 	}
 	if (b->dmodel) {
 		const struct dm_stats *m = dm_stats(b->dmodel);
@@ -243,11 +246,14 @@ static void diskstats_json(struct block_device *b, struct json_buf *j)
 	if (b->queue)
 		json_printf(j,
 			    ",\"elevator\":\"%s\",\"elv_dispatched\":%llu,\"elv_sorted\":%llu,"
-			    "\"elv_expired\":%llu,\"congested\":%llu,\"ra_kb\":%lu",
-			    blk_elevator_names[b->queue->elevator],
+			    "\"elv_expired\":%llu,\"elv_batches\":%llu,\"elv_idled\":%llu,"
+			    "\"congested\":%llu,\"ra_kb\":%lu",
+			    b->queue->elevator->name,
 			    (unsigned long long)b->queue->elv.dispatched,
 			    (unsigned long long)b->queue->elv.sorted,
 			    (unsigned long long)b->queue->elv.expired,
+			    (unsigned long long)b->queue->elv.batches,
+			    (unsigned long long)b->queue->elv.idled,
 			    (unsigned long long)b->queue->elv.congested,
 			    b->bdi.ra_pages * PAGE_SIZE / 1024);
 	json_printf(j, ",\"model\":");
@@ -335,12 +341,12 @@ static int cmd_blockdev(int argc, char **argv)
 	}
 	pr_info("%s: readahead %lu KiB, elevator %s, %u requests (read-congested from %u until "
 		"below %u)\n",
-		b->name, b->bdi.ra_pages * PAGE_SIZE / 1024, blk_elevator_names[b->queue->elevator],
+		b->name, b->bdi.ra_pages * PAGE_SIZE / 1024, b->queue->elevator->name,
 		b->queue->nr_requests, b->queue->congestion_on, b->queue->congestion_off);
 	result_begin(&r, "blockdev");
 	result_str(&r, "disk", b->name);
 	result_u64(&r, "ra_kb", b->bdi.ra_pages * PAGE_SIZE / 1024);
-	result_str(&r, "elevator", blk_elevator_names[b->queue->elevator]);
+	result_str(&r, "elevator", b->queue->elevator->name);
 	result_u64(&r, "nr_requests", b->queue->nr_requests);
 	result_u64(&r, "congestion_on", b->queue->congestion_on);
 	result_u64(&r, "congestion_off", b->queue->congestion_off);

@@ -13,7 +13,7 @@
  * (front merge), or puts it in a new request. Requests wait on the
  * submitting thread's plug, if it has one, or on the queue's pending list;
  * blk_run_queue() hands pending requests to the driver in its elevator's order
- * (drivers/elevator.c: noop or deadline) while
+ * (drivers/elevator.h: noop, deadline, cfq, each a file) while
  * fewer than bdev->queue_depth are with it. blk_end_request() ends the
  * bios, accounts the request and frees it, which may wake a submitter
  * waiting for a request and lets the next pending one go to the driver.
@@ -77,6 +77,20 @@ static struct thread *plug_owner_self(void)
 #endif
 }
 
+#ifdef HOST_BUILD
+uint64_t blk_host_ioc = 1;
+#endif
+
+/* The submitting process as an elevator tells processes apart (2.6.20: its io_context). */
+static uint64_t current_ioc(void)
+{
+#ifdef HOST_BUILD
+	return blk_host_ioc; /* a host test plays several processes by setting it */
+#else
+	return thread_id(current_thread());
+#endif
+}
+
 static struct blk_plug *current_plug(void)
 {
 	struct thread *self = plug_owner_self();
@@ -109,6 +123,16 @@ void blk_start_plug(void)
 
 static void queue_insert(struct request_queue *q, struct request *rq);
 
+/* Run @bdev's queue because a request was added to it (an elevator may care: cfq). */
+static void run_after_submit(struct block_device *bdev)
+{
+	bool was = bdev->queue->submit_run;
+
+	bdev->queue->submit_run = true;
+	blk_run_queue(bdev);
+	bdev->queue->submit_run = was;
+}
+
 /* Move the plug's requests to their queues (merging there too) and run them. */
 static void flush_plug(struct blk_plug *plug)
 {
@@ -119,7 +143,7 @@ static void flush_plug(struct blk_plug *plug)
 		queue_insert(rq->q, rq);
 	}
 	for (int i = 0; i < nr_disks; i++)
-		blk_run_queue(disks[i]);
+		run_after_submit(disks[i]);
 }
 
 void blk_finish_plug(void)
@@ -161,6 +185,7 @@ static struct request *get_request(struct request_queue *q, int dir)
 	memset(rq, 0, sizeof(*rq));
 	INIT_LIST_HEAD(&rq->queuelist);
 	INIT_LIST_HEAD(&rq->sortlink);
+	INIT_LIST_HEAD(&rq->elv_link);
 	rq->q = q;
 	return rq;
 }
@@ -176,29 +201,54 @@ static void put_request(struct request_queue *q, struct request *rq)
 	wake_up(&q->wait);
 }
 
-/* --- the elevator (drivers/elevator.c: noop and deadline behind one table) ---- */
+/* --- the elevator (drivers/elevator.h: one file per elevator) ------------- */
 
 /* @rq joins the pending list (it is the newest). */
 static void elv_add(struct request_queue *q, struct request *rq)
 {
 	list_add_tail(&rq->queuelist, &q->pending);
-	if (elevator_types[q->elevator]->add)
-		elevator_types[q->elevator]->add(q, rq);
+	if (q->elevator->add)
+		q->elevator->add(q, rq);
 }
 
 /* @rq leaves the pending list (dispatched, or merged into another). */
 static void elv_remove(struct request_queue *q, struct request *rq)
 {
 	list_del_init(&rq->queuelist);
-	if (elevator_types[q->elevator]->remove)
-		elevator_types[q->elevator]->remove(q, rq);
+	if (q->elevator->remove)
+		q->elevator->remove(q, rq);
 }
 
 /* A pending request's first sector moved (a front merge): its sort position too. */
 static void elv_resort(struct request_queue *q, struct request *rq)
 {
-	if (elevator_types[q->elevator]->resort)
-		elevator_types[q->elevator]->resort(q, rq);
+	if (q->elevator->resort)
+		q->elevator->resort(q, rq);
+}
+
+/* May a bio or request of process @ioc join pending request @rq? */
+static bool elv_allow_merge(struct request_queue *q, struct request *rq, uint64_t ioc)
+{
+	return !q->elevator->allow_merge || q->elevator->allow_merge(q, rq, ioc);
+}
+
+void elv_timer_arm(struct request_queue *q, uint64_t when)
+{
+	q->timer_ns = when ? when : 1;
+	wake_up(&q->timer_wq);
+}
+
+void elv_timer_del(struct request_queue *q)
+{
+	q->timer_ns = 0;
+}
+
+void elv_timer_fire(struct request_queue *q)
+{
+	q->timer_ns = 0;
+	if (q->elevator->timer)
+		q->elevator->timer(q);
+	blk_run_queue(q->bdev);
 }
 
 /* Take the request the driver gets next off the queue, or NULL. */
@@ -213,7 +263,7 @@ static struct request *elv_next_request(struct request_queue *q)
 	}
 	if (list_empty(&q->pending))
 		return NULL;
-	rq = elevator_types[q->elevator]->next(q);
+	rq = q->elevator->next(q);
 	if (!rq)
 		return NULL;
 	q->elv.dispatched++;
@@ -260,6 +310,13 @@ static void account_merge(struct request *rq, unsigned int nr)
 	rq->q->bdev->stats.merges[op_dir(rq->op)] += nr;
 }
 
+/* On the pending list, may @rq and @o (of processes of their own) become one? */
+static inline bool elv_allow_pair(struct list_head *list, struct request *rq, struct request *o)
+{
+	return list != &rq->q->pending ||
+	       (elv_allow_merge(rq->q, o, rq->ioc) && elv_allow_merge(rq->q, rq, o->ioc));
+}
+
 /*
  * @rq grew; if it now touches a neighbour on @list, absorb the neighbour
  * (a bio that filled the gap between two requests joins them).
@@ -273,11 +330,11 @@ static void merge_neighbours(struct list_head *list, struct request *rq)
 			continue;
 		bool front;
 
-		if (can_merge_requests(rq, o)) {
+		if (can_merge_requests(rq, o) && elv_allow_pair(list, rq, o)) {
 			rq->biotail->bi_next = o->bio;
 			rq->biotail = o->biotail;
 			front = false;
-		} else if (can_merge_requests(o, rq)) {
+		} else if (can_merge_requests(o, rq) && elv_allow_pair(list, rq, o)) {
 			o->biotail->bi_next = rq->bio;
 			rq->bio = o->bio;
 			rq->sector = o->sector;
@@ -314,6 +371,8 @@ static bool attempt_merge(struct request_queue *q, struct list_head *list, struc
 
 	list_for_each_entry (rq, list, queuelist) {
 		if (rq->q != q || !can_merge(rq, bio))
+			continue;
+		if (list == &q->pending && !elv_allow_merge(q, rq, current_ioc()))
 			continue;
 		if (rq->sector + rq->nr_sectors == bio->bi_sector) {
 			rq->biotail->bi_next = bio;
@@ -356,6 +415,7 @@ static void init_request_from_bio(struct request *rq, struct bio *bio)
 	rq->nr_segments = bio->bi_vcnt;
 	rq->bio = rq->biotail = bio;
 	rq->start_ns = bio->bi_start_ns;
+	rq->ioc = current_ioc();
 }
 
 static void make_request(struct block_device *bdev, struct bio *bio)
@@ -367,14 +427,14 @@ static void make_request(struct block_device *bdev, struct bio *bio)
 	if (plug && attempt_merge(q, &plug->requests, bio))
 		return;
 	if (attempt_merge(q, &q->pending, bio)) {
-		blk_run_queue(bdev);
+		run_after_submit(bdev);
 		return;
 	}
 	rq = get_request(q, op_dir(bio->bi_op));
 	/* get_request() may have slept: the queue may have moved on meanwhile. */
 	if (attempt_merge(q, &q->pending, bio)) {
 		put_request(q, rq);
-		blk_run_queue(bdev);
+		run_after_submit(bdev);
 		return;
 	}
 	init_request_from_bio(rq, bio);
@@ -384,7 +444,7 @@ static void make_request(struct block_device *bdev, struct bio *bio)
 		return;
 	}
 	queue_insert(q, rq);
-	blk_run_queue(bdev);
+	run_after_submit(bdev);
 }
 
 /* --- splitting ------------------------------------------------------------ */
@@ -609,12 +669,19 @@ void blk_run_queue(struct block_device *bdev)
 			if (!rq)
 				break;
 			q->in_driver++;
+			q->elv.dist_sectors += rq->sector > q->dispatch_end ? rq->sector - q->dispatch_end
+									    : q->dispatch_end - rq->sector;
+			q->dispatch_end = rq->sector + rq->nr_sectors;
+			if (q->elevator->activate)
+				q->elevator->activate(q, rq);
 			if (ra_trace_block)
 				ra_trace_block_rq((8u << 20) | (uint32_t)(bdev->index * 16), bdev->name,
 						  rq->sector, rq->nr_sectors, op_dir(rq->op) == 1);
 			ret = q->ops->queue_rq(bdev, rq);
 			if (ret == -EBUSY) {
 				q->in_driver--;
+				if (q->elevator->deactivate)
+					q->elevator->deactivate(q, rq);
 				list_add(&rq->queuelist, &q->requeue);
 				break;
 			}
@@ -665,6 +732,8 @@ void blk_end_request(struct request *rq, int status, sector_t error_sector)
 		bio_endio(bio, ok ? 0 : status, error_sector);
 		bio = next;
 	}
+	if (q->elevator->completed)
+		q->elevator->completed(q, rq);
 	put_request(q, rq);
 	blk_run_queue(bdev);
 }
@@ -678,6 +747,8 @@ void blk_reset_disks(void)
 		struct request_queue *q = disks[i]->queue;
 
 		address_space_release(&disks[i]->bd_mapping);
+		if (q->elevator->exit)
+			q->elevator->exit(q);
 		kfree(q->pool);
 		kfree(q);
 		disks[i]->queue = NULL;

@@ -1,8 +1,8 @@
 /*
  * The block layer's disks (Linux: block/genhd.c): blk_register_disk()
  * makes a driver's disk "sdX" with its request queue (the request pool,
- * the queue's limits, the default elevator and its deadline-iosched
- * tunables, the congestion thresholds) and its raw page cache mapping with
+ * the queue's limits, the default elevator with its data, the congestion
+ * thresholds) and its raw page cache mapping with
  * the readahead defaults; then the table of disks, the kind of disk a
  * result names (real, emulated, modelled) and the statistics reset between
  * runs. Hardware-independent and host-built, like the core
@@ -14,13 +14,13 @@
 #include "drivers/blk-internal.h"
 #include "drivers/blkdev.h"
 #include "drivers/diskmodel.h"
+#include "drivers/elevator.h"
 #include "kernel/log.h"
 #include "kernel/result.h"
 #include "mm/mm.h"
 #include "mm/readahead.h"
 
 unsigned int blk_nr_requests_default = BLK_DEF_NR_REQUESTS;
-enum elevator_kind blk_elevator_default = ELEVATOR_DEADLINE;
 
 struct block_device *disks[BLK_MAX_DISKS];
 int nr_disks;
@@ -37,6 +37,7 @@ static bool bdev_congested(struct backing_dev_info *bdi)
 int blk_register_disk(struct block_device *bdev, const struct blk_queue_ops *ops,
 		      unsigned int max_segments, unsigned int nr_requests)
 {
+	const struct elevator_type *elv = elv_default();
 	struct request_queue *q;
 	int err;
 
@@ -57,6 +58,10 @@ int blk_register_disk(struct block_device *bdev, const struct blk_queue_ops *ops
 		       bdev->max_sectors, max_segments, bdev->queue_depth);
 		return -EINVAL;
 	}
+	if (!elv) {
+		pr_err("blk: no elevator is linked in\n");
+		return -EINVAL;
+	}
 	q = kzalloc(sizeof(*q));
 	if (!q)
 		return -ENOMEM;
@@ -73,14 +78,8 @@ int blk_register_disk(struct block_device *bdev, const struct blk_queue_ops *ops
 	INIT_LIST_HEAD(&q->pending);
 	INIT_LIST_HEAD(&q->free);
 	INIT_LIST_HEAD(&q->requeue);
-	INIT_LIST_HEAD(&q->sort[0]);
-	INIT_LIST_HEAD(&q->sort[1]);
-	q->elevator = blk_elevator_default;
-	/* deadline-iosched.c's defaults */
-	q->fifo_batch = 16;
-	q->writes_starved = 2;
-	q->fifo_expire_ns[0] = 500 * NSEC_PER_MSEC;
-	q->fifo_expire_ns[1] = 5 * NSEC_PER_SEC;
+	init_waitqueue_head(&q->timer_wq);
+	q->elevator = elv;
 	/* blk_queue_congestion_threshold() */
 	q->congestion_on = min(nr_requests - nr_requests / 8 + 1, nr_requests);
 	q->congestion_off = nr_requests - nr_requests / 8 - nr_requests / 16 - 1;
@@ -111,6 +110,18 @@ int blk_register_disk(struct block_device *bdev, const struct blk_queue_ops *ops
 		return err;
 	}
 	bdev->bd_mapping.host = bdev;
+	/* the elevator's data; its timer's thread last, as nothing can fail after it */
+	err = elv->init ? elv->init(q) : 0;
+	if (!err && elv->timer && blk_timer_start)
+		err = blk_timer_start(q);
+	if (err) {
+		if (elv->exit)
+			elv->exit(q);
+		address_space_release(&bdev->bd_mapping);
+		kfree(q->pool);
+		kfree(q);
+		return err;
+	}
 	bdev->queue = q;
 	disks[nr_disks++] = bdev;
 	return 0;

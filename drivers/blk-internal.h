@@ -14,4 +14,11 @@
 extern struct block_device *disks[BLK_MAX_DISKS];
 extern int nr_disks;
 
+/*
+ * Start the thread that fires @q's elevator timer at q->timer_ns
+ * (drivers/blk-timer.c, kernel only: weak, so NULL on the host, where tests
+ * fire the timer themselves with elv_timer_fire()). 0 or -ENOMEM.
+ */
+int blk_timer_start(struct request_queue *q) __attribute__((weak));
+
 #endif

@@ -189,7 +189,10 @@ int blkdev_readpages(struct address_space *mapping, struct file *filp, struct li
 /* A run of bios for consecutive sectors, handed to the driver as one command. */
 struct request {
 	struct list_head queuelist; /* pending list (in arrival order), or a thread's plug */
-	struct list_head sortlink;  /* deadline: the queue's sector-sorted list of its direction */
+	struct list_head sortlink;  /* the elevator's: its sector-sorted list (deadline, cfq) */
+	struct list_head elv_link;  /* the elevator's: a second list (cfq: its FIFO, dispatch) */
+	void *elv_priv;		    /* the elevator's (cfq: the cfq_queue) */
+	uint64_t ioc;		    /* the submitting process (thread_id(); 0: none) */
 	struct request_queue *q;
 	enum bio_op op;
 	sector_t sector; /* first 512-byte sector */
@@ -211,21 +214,19 @@ struct blk_queue_ops {
 };
 
 /*
- * I/O schedulers, as Linux 2.6.20 had them: noop hands requests to the
- * driver in arrival order; deadline (deadline-iosched.c) in batches of
- * fifo_batch in ascending sector order per direction, reads preferred, with
- * a read FIFO expiring after 500 ms and a write FIFO after 5 s.
+ * I/O schedulers (drivers/elevator.h): each a file drivers/NAME-iosched.c
+ * registered with ELEVATOR(); elevator= picks one for every disk.
  */
-enum elevator_kind { ELEVATOR_NOOP, ELEVATOR_DEADLINE };
-extern enum elevator_kind blk_elevator_default;
-extern const char *const blk_elevator_names[]; /* "noop", "deadline", NULL */
+struct elevator_type;
 
 struct elevator_stats {
 	uint64_t dispatched; /* requests handed to the driver */
 	uint64_t sorted;     /* ... before an older pending request */
 	uint64_t expired;    /* ... because their FIFO deadline had passed */
-	uint64_t batches;    /* deadline batches started */
+	uint64_t batches;    /* deadline batches started; cfq: slices started */
 	uint64_t congested;  /* times the queue became read-congested */
+	uint64_t idled;	     /* cfq: times the active queue idled for its next request */
+	uint64_t dist_sectors; /* from each dispatched request's start to the last one's end */
 };
 
 #define BLK_MAX_DISKS	    16
@@ -250,20 +251,20 @@ struct request_queue {
 	 */
 	unsigned int congestion_on, congestion_off;
 	bool congested[2];
-	/* the elevator */
-	enum elevator_kind elevator;
-	struct list_head sort[2];   /* deadline: pending requests by sector, per direction */
-	struct request *next_rq[2]; /* deadline: where the current batch goes on */
-	unsigned int batching;	    /* requests dispatched in the current batch */
-	unsigned int starved;	    /* read batches while writes waited */
-	unsigned int fifo_batch, writes_starved;
-	uint64_t fifo_expire_ns[2];
+	/* the elevator, its data and its timer (elv_timer_arm()) */
+	const struct elevator_type *elevator;
+	void *elevator_data;
+	uint64_t timer_ns;		 /* when the timer goes off; 0: not armed */
+	struct wait_queue_head timer_wq; /* the timer thread sleeps here */
+	bool timer_thread;		 /* it was started (drivers/blk-timer.c) */
 	struct list_head requeue; /* refused by the driver (-EBUSY): go first */
 	struct elevator_stats elv;
 	unsigned int in_driver; /* handed to queue_rq, not yet ended */
 	unsigned int max_sectors, max_segments;
 	struct wait_queue_head wait; /* submitters waiting for a free request */
 	bool running, rerun;	     /* blk_run_queue re-entered from a completion */
+	bool submit_run;	     /* the queue runs because a request was added */
+	sector_t dispatch_end;	     /* where the last request handed to the driver ends */
 	uint64_t stamp_ns;	     /* last update of io_ticks / time_in_queue */
 };
 

@@ -1,149 +1,95 @@
 /*
- * The I/O schedulers (elevators) of the block layer, each a table of
- * operations as the readahead algorithms are (drivers/elevator.h); the core
- * (drivers/blk-core.c) keeps the pending list in arrival order and calls
- * them as requests come, go, move and are dispatched.
- *
- *	noop      the pending list in order (FIFO)
- *	deadline  2.6.20's deadline-iosched: each direction's requests in
- *	          ascending sector order, served in one-way batches of
- *	          fifo_batch; a request past its FIFO deadline (reads 500 ms,
- *	          writes 5 s) starts the next batch; reads first unless writes
- *	          have waited writes_starved batches
- *
- * Hardware-independent and host-built, like the core.
+ * The registry of I/O schedulers (elevators): every struct elevator_type
+ * that ELEVATOR() put in the elevators section, sorted by name once, the
+ * default the one flagged ELV_DEFAULT unless elevator= names another (as
+ * 2.6.20's elv_register() and chosen_elevator do, block/elevator.c). The
+ * elevators themselves are drivers/NAME-iosched.c, one file each.
+ * Host-buildable, like the core.
  */
+#include <string.h>
+
 #include "drivers/elevator.h"
-#include "drivers/blkdev.h"
-#include "kernel/time.h"
+#include "kernel/log.h"
 
-const char *const blk_elevator_names[] = {"noop", "deadline", NULL};
+/* weak: a host program that links no elevator has an empty registry */
+extern const struct elevator_type *const __start_elevators[] __attribute__((weak));
+extern const struct elevator_type *const __stop_elevators[] __attribute__((weak));
 
-/* Deadline: keep @rq in its direction's list in ascending sector order. */
-static void elv_sort_insert(struct request_queue *q, struct request *rq)
+/* More than any tree needs; the registry says so once if a build ever has more. */
+#define ELV_MAX 16
+
+static const struct elevator_type *elv_sorted[ELV_MAX];
+static const char *elv_sorted_names[ELV_MAX + 1];
+static unsigned int elv_nr_sorted;
+static bool elv_sorted_done;
+static const struct elevator_type *elv_chosen;
+
+/* The section's order is link order, which differs between kernel and host: sort by name. */
+static void elv_registry_sort(void)
 {
-	struct list_head *head = &q->sort[op_dir(rq->op)];
-	struct request *o;
+	const struct elevator_type *const *p;
 
-	list_for_each_entry (o, head, sortlink) {
-		if (o->sector > rq->sector) {
-			list_add_tail(&rq->sortlink, &o->sortlink);
-			return;
+	elv_sorted_done = true;
+	for (p = __start_elevators; p < __stop_elevators; p++) {
+		unsigned int i;
+
+		if (elv_nr_sorted == ELV_MAX) {
+			pr_err("elevator: more than %d registered, %s and later left out\n",
+			       ELV_MAX, (*p)->name);
+			break;
 		}
+		for (i = elv_nr_sorted; i > 0 && strcmp(elv_sorted[i - 1]->name, (*p)->name) > 0;
+		     i--)
+			elv_sorted[i] = elv_sorted[i - 1];
+		elv_sorted[i] = *p;
+		elv_nr_sorted++;
 	}
-	list_add_tail(&rq->sortlink, head);
+	for (unsigned int i = 0; i < elv_nr_sorted; i++)
+		elv_sorted_names[i] = elv_sorted[i]->name;
+	elv_sorted_names[elv_nr_sorted] = NULL;
 }
 
-static struct request *elv_sort_next(struct request_queue *q, struct request *rq)
+const struct elevator_type *elv_at(unsigned int i)
 {
-	struct list_head *head = &q->sort[op_dir(rq->op)];
-
-	return rq->sortlink.next == head ? NULL
-					 : list_entry(rq->sortlink.next, struct request, sortlink);
+	if (!elv_sorted_done)
+		elv_registry_sort();
+	return i < elv_nr_sorted ? elv_sorted[i] : NULL;
 }
 
-/* @rq joined the pending list: its place in its direction's sector order. */
-static void deadline_add(struct request_queue *q, struct request *rq)
+const struct elevator_type *elv_find(const char *name)
 {
-	elv_sort_insert(q, rq);
-}
+	const struct elevator_type *e;
 
-/* @rq left the pending list (dispatched, or merged into another). */
-static void deadline_remove(struct request_queue *q, struct request *rq)
-{
-	int dir = op_dir(rq->op);
-
-	if (q->next_rq[dir] == rq)
-		q->next_rq[dir] = elv_sort_next(q, rq);
-	list_del_init(&rq->sortlink);
-}
-
-/* A pending request's first sector moved (a front merge): its sort position too. */
-static void deadline_resort(struct request_queue *q, struct request *rq)
-{
-	int dir = op_dir(rq->op);
-
-	if (q->next_rq[dir] == rq)
-		q->next_rq[dir] = NULL;
-	list_del(&rq->sortlink);
-	elv_sort_insert(q, rq);
-}
-
-/* The oldest pending request of direction @dir, or NULL. */
-static struct request *fifo_first(struct request_queue *q, int dir)
-{
-	struct request *rq;
-
-	list_for_each_entry (rq, &q->pending, queuelist)
-		if (op_dir(rq->op) == dir)
-			return rq;
+	for (unsigned int i = 0; (e = elv_at(i)); i++)
+		if (!strcmp(e->name, name))
+			return e;
 	return NULL;
 }
 
-/* deadline-iosched's dispatch: the next request in the current batch, or a new batch. */
-static struct request *deadline_next(struct request_queue *q)
+const char *const *elv_names(void)
 {
-	struct request *rq = q->next_rq[1] ? q->next_rq[1] : q->next_rq[0];
-	struct request *fifo;
-	bool reads, writes;
-	int dir;
-
-	if (rq && q->batching < q->fifo_batch)
-		goto dispatch;
-	reads = !list_empty(&q->sort[0]);
-	writes = !list_empty(&q->sort[1]);
-	if (!reads && !writes)
-		return NULL;
-	/* reads first, unless writes have waited writes_starved read batches */
-	if (reads && !(writes && q->starved++ >= q->writes_starved)) {
-		dir = 0;
-	} else {
-		q->starved = 0;
-		dir = 1;
-	}
-	fifo = fifo_first(q, dir);
-	if (fifo && ktime_ns() >= fifo->start_ns + q->fifo_expire_ns[dir]) {
-		/* an expired request: serve it and go on from there */
-		rq = fifo;
-		q->elv.expired++;
-		q->batching = 0;
-	} else if (q->next_rq[dir]) {
-		rq = q->next_rq[dir];
-	} else {
-		/* one-way elevator: back to the lowest sector, a new batch */
-		rq = list_first_entry(&q->sort[dir], struct request, sortlink);
-		q->batching = 0;
-	}
-	if (q->batching == 0)
-		q->elv.batches++;
-dispatch:
-	dir = op_dir(rq->op);
-	q->batching++;
-	q->next_rq[dir] = elv_sort_next(q, rq);
-	q->next_rq[!dir] = NULL;
-	return rq;
+	elv_at(0);
+	return elv_sorted_names;
 }
 
-/* noop: the oldest pending request. */
-static struct request *noop_next(struct request_queue *q)
+const struct elevator_type *elv_default(void)
 {
-	return list_first_entry(&q->pending, struct request, queuelist);
+	const struct elevator_type *e;
+
+	if (elv_chosen)
+		return elv_chosen;
+	for (unsigned int i = 0; (e = elv_at(i)); i++)
+		if (e->flags & ELV_DEFAULT)
+			return e;
+	return elv_at(0);
 }
 
-static const struct elevator_type elevator_noop = {
-	.name = "noop",
-	.next = noop_next,
-};
+int elv_set_default(const char *name)
+{
+	const struct elevator_type *e = elv_find(name);
 
-static const struct elevator_type elevator_deadline = {
-	.name = "deadline",
-	.add = deadline_add,
-	.remove = deadline_remove,
-	.resort = deadline_resort,
-	.next = deadline_next,
-};
-
-const struct elevator_type *const elevator_types[] = {
-	[ELEVATOR_NOOP] = &elevator_noop,
-	[ELEVATOR_DEADLINE] = &elevator_deadline,
-};
+	if (!e)
+		return -EINVAL;
+	elv_chosen = e;
+	return 0;
+}

@@ -3,10 +3,14 @@
 # zlib-compatible crc32 they and the benchmarks use, built on the host too.
 #   build/host/test_blk    block layer against fake drivers, the raw I/O engine, crc32, the
 #                          LBA pattern
+# The elevators register through a linker section nothing references by name, so
+# the programs that make disks link their objects directly (as mm/host.mk the
+# readahead algorithms).
+ELV_SRCS := $(wildcard drivers/*-iosched.c)
 HOST_SRCS += kernel/crc32.c drivers/blk-bio.c drivers/blk-core.c drivers/blk-genhd.c \
-	drivers/elevator.c drivers/blk-pagemap.c drivers/blk-pattern.c drivers/blk-io.c
+	drivers/elevator.c drivers/blk-pagemap.c drivers/blk-pattern.c drivers/blk-io.c $(ELV_SRCS)
 HOST_TESTS += blk
-blk_SRCS := $(wildcard tests/common/test_blk_*.c tests/host/test_blk_*.c)
+blk_SRCS := $(wildcard tests/common/test_blk_*.c tests/host/test_blk_*.c) $(ELV_SRCS)
 #   build/host/test_diskmodel   the disk timing model's calibration against the specification
 HOST_SRCS += drivers/diskmodel.c drivers/diskmodel-geom.c drivers/diskmodel-params.c \
 	drivers/diskmodel-drives.c drivers/diskmodel-report.c

@@ -9,7 +9,7 @@ HOST_TESTS += ext2
 # the readahead algorithms too: files it opens need one (the registry, mm/ra-registry.c, finds
 # them through a linker section, which pulls nothing out of libhost.a)
 ext2_SRCS := $(wildcard tests/common/test_ext2*.c tests/host/test_ext2*.c) tests/host/fuzz_ext2.c \
-	$(wildcard mm/readahead-*.c)
+	$(wildcard mm/readahead-*.c) $(ELV_SRCS)
 
 
 # Test images (tools/mkimage is quick when they are up to date).

@@ -32,12 +32,14 @@ struct thread {
 	void *stack;				/* NULL for the boot thread */
 	uint64_t slept_ns;			/* time asleep in schedule_until() */
 	uint64_t *canary;
+	uint64_t id; /* thread_id(): 1 for the boot thread, then in creation order */
 };
 
 void switch_to(uint64_t *prev_rsp, uint64_t next_rsp);
 void thread_trampoline(void);
 
-static struct thread boot_thread = { .name = "main" };
+static struct thread boot_thread = { .name = "main", .id = 1 };
+static uint64_t last_thread_id = 1;
 static struct thread *current = &boot_thread;
 static struct thread *idle_thread;
 static LIST_HEAD(run_queue);
@@ -62,6 +64,11 @@ static void timer_rearm(bool force)
 	}
 }
 extern char boot_stack_bottom[];
+
+uint64_t thread_id(const struct thread *t)
+{
+	return t->id;
+}
 
 struct thread *current_thread(void)
 {
@@ -240,6 +247,7 @@ struct thread *thread_create(const char *name, int (*fn)(void *arg), void *arg)
 	t = (struct thread *)(base + THREAD_STACK_SIZE) - 1;
 	memset(t, 0, sizeof(*t));
 	t->name = name;
+	t->id = ++last_thread_id;
 	t->stack = stack;
 	t->canary = (uint64_t *)base;
 	*t->canary = STACK_CANARY;

@@ -90,6 +90,8 @@ __noreturn void thread_exit(int code);
 /* Wait for @t to finish, free it and return its exit code. */
 int thread_join(struct thread *t);
 struct thread *current_thread(void);
+/* A number no other thread of this boot has had, as a pid (never reused). */
+uint64_t thread_id(const struct thread *t);
 void sleep_ns(uint64_t ns);
 /*
  * The time the current thread has spent asleep (schedule_until(): waiting for

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "drivers/blkdev.h"
+#include "drivers/elevator.h"
 #include "kernel/ktest.h"
 #include "mm/mm.h"
 
@@ -31,6 +32,8 @@ struct fake_disk {
 };
 
 static struct fake_disk fake;
+/* the elevator fake_setup() gives the disk: these tests were worked for deadline */
+static const char *fake_elevator = "deadline";
 static struct page pages[256];
 
 static int fake_queue_rq(struct block_device *bdev, struct request *rq)
@@ -97,6 +100,8 @@ static struct block_device *fake_setup(uint32_t max_sectors, unsigned int depth,
 	fake.bdev.queue_depth = depth;
 	fake.bdev.driver_data = &fake;
 	host_wait_hook = fake_complete_one;
+	if (elv_set_default(fake_elevator))
+		return NULL;
 	if (blk_register_disk(&fake.bdev, &fake_ops, max_segments, nr_requests))
 		return NULL;
 	return &fake.bdev;
@@ -368,7 +373,7 @@ static void test_deadline_sorts(struct ktest *t)
 	struct block_device *bdev = fake_setup(2048, 1, 128, 0);
 
 	KT_ASSERT_TRUE(t, bdev);
-	KT_EXPECT_EQ(t, bdev->queue->elevator, ELEVATOR_DEADLINE);
+	KT_EXPECT_STREQ(t, bdev->queue->elevator->name, "deadline");
 	submit(bdev, 0, 100, 1); /* goes to the driver at once */
 	for (int i = 0; i < 5; i++)
 		submit(bdev, i + 1, order_in[i], 1);
@@ -407,9 +412,9 @@ static void test_noop_fifo(struct ktest *t)
 	static const sector_t order_in[] = {5000, 1000, 9000, 3000};
 	struct block_device *bdev;
 
-	blk_elevator_default = ELEVATOR_NOOP;
+	fake_elevator = "noop";
 	bdev = fake_setup(2048, 1, 128, 0);
-	blk_elevator_default = ELEVATOR_DEADLINE;
+	fake_elevator = "deadline";
 	KT_ASSERT_TRUE(t, bdev);
 	submit(bdev, 0, 100, 1);
 	for (int i = 0; i < 4; i++)

@@ -48,7 +48,7 @@ check "on-demand calls readahead less often on 1-page cache-hot reads" "one('ove
 check "pipeline: the look-ahead mark lowers the stall at 60 us think time" "one('pipeline','think60000','ondemand')['stall_frac'] < one('pipeline','think60000','ondemand', ra_async=False)['stall_frac']"
 check "pipeline: no asynchronous readahead without the look-ahead mark" "one('pipeline','think60000','ondemand', ra_async=False)['ra_async'] == 0"
 check "the suite's RESULT lines: a row per test with both algorithms, then the summary" "[s for s in S if s.get('cmd') == 'bench-suite'][0]['failed'] == 0 and len([x for x in S if x.get('cmd') == 'bench-row']) == [s for s in S if s.get('cmd') == 'bench-suite'][0]['rows'] >= 17 and all('legacy' in x and 'ondemand' in x for x in S if x.get('cmd') == 'bench-row' and 'no-lookahead' not in x['test'] and 'ra=off' not in x['test'])"
-tap_grep '^bench: iozone read: ra=legacy ra_kb=1024 verify=1 disk=cold cache_pages=[0-9]+ file=/bench/big.pat suite=smoke$' "$QOUT" "a phase prints the settings it runs with"
+tap_grep '^bench: iozone read: ra=legacy ra_kb=1024 verify=1 disk=cold elevator=[a-z]+ cache_pages=[0-9]+ file=/bench/big.pat suite=smoke$' "$QOUT" "a phase prints the settings it runs with"
 tap_grep '^bench: iozone read: .* buffer hits; ra legacy [0-9]+ calls, [0-9]+ windows' "$QOUT" "a phase's line has the buffer hits, readahead calls and windows"
 check "rows that never touched the disk say so: smoke's re-read is cached, its first read is not" "[x.get('cached') for x in S if x.get('cmd') == 'bench-row' and x['test'] in ('Read', 'Re-read')] == [None, 'legacy,ondemand'] and 'fits in memory' in [s for s in S if s.get('cmd') == 'bench-suite'][0]['note']"
 tap_grep '^ +"Stride read"  KB/s +[0-9.]+ +[0-9.]+ +[-+][0-9.]+%( +\(cached[^)]*\))?$' "$QOUT" "the seeds' table: a row with both columns and the gain"
@@ -109,7 +109,11 @@ check "thrash catchup=1: runs, every byte verified, and the pacing selftest pass
 # files=1 on tools/mkbench streams-mini: each of the 32 readers its own 512 KiB file, in a
 # top-level directory of its own spread over the 160 GB disk, read whole from offset 0,
 # through an 8 MiB page cache
-qemu --mem 64M --disk build/img/bench-streams-mini.img --timeout 120 -- ra_kb=1024 pagecache=8M "run=bench thrash streams=32 rate=128k interval=30 tail=10 ra=legacy files=1 path=/ trace=12;drop_caches;bench thrash streams=32 rate=128k interval=30 tail=10 ra=ondemand files=1 path=/ trace=12;bench thrash streams=4 files=1 path=/s000/s000.pat;bench thrash streams=40 files=1 path=/"
+# elevator=deadline: the budget (every reader through its file within tail=10) was
+# worked out under deadline; under cfq, the default since issue 37, which serves the
+# 32 readers one at a time with idling, they do not all finish (docs/elevators.md).
+# What is checked here is files=1, not the elevator.
+qemu --mem 64M --disk build/img/bench-streams-mini.img --timeout 120 -- ra_kb=1024 pagecache=8M elevator=deadline "run=bench thrash streams=32 rate=128k interval=30 tail=10 ra=legacy files=1 path=/ trace=12;drop_caches;bench thrash streams=32 rate=128k interval=30 tail=10 ra=ondemand files=1 path=/ trace=12;bench thrash streams=4 files=1 path=/s000/s000.pat;bench thrash streams=40 files=1 path=/"
 tap_is "$QSTATUS" 1 "bench thrash files=1: 32 readers on files of their own, both algorithms; then two bad paths"
 check "thrash files=1: each reader read all of its own file, every byte verified" "[(r['files'], r['verified'], r['bytes'], r['streams']) for r in R if r['workload'] == 'thrash'] == [(1, True, 32 * 524288, 32)] * 2 and all(r['thrashed_windows'] > 0 for r in R)"
 check "thrash files=1: the traced reader (#12) read /s011/s011.pat from its first page to its last" "all(sum(s['reads'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a) * 4 == max(s['pos_kb'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a) == 512 for a in ('legacy', 'ondemand'))"

@@ -33,5 +33,5 @@ tap_grep "^\| first error: command line: unknown key 'frobnicate'" "$QOUT" \
 
 # a long first error is wrapped over the summary's lines, not cut
 qemu --timeout 60 -- elevator=bogus_value_that_is_long "run=help"
-tap_grep "^\|   'elevator': expected one of noop\|deadline\$" "$QOUT" \
+tap_grep "^\|   'elevator': expected one of cfq\|deadline\|noop\$" "$QOUT" \
 	"the summary wraps a long first error onto a second line"
