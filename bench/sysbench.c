@@ -21,7 +21,7 @@ static const struct bench_param sysbench_params[] = {
 	{"path", KV_STRING, NULL, (uintptr_t) "/bench/big.pat", 0, 0, "the file (4 GiB in seeds)"},
 	{"mode", KV_ENUM, mode_names, 0, 0, 0, "rndrd (random) or seqrd (sequential)"},
 	{"bs", KV_SIZE, NULL, 64 << 10, 4096, 16 << 20, "block size (file-block-size)"},
-	{"threads", KV_UINT, NULL, 1, 1, 256, "threads (num-threads)"},
+	{"threads", KV_UINT, NULL, 1, 1, 65536, "threads (num-threads; as many as memory holds)"},
 	{"requests", KV_UINT, NULL, 10000, 1, 100000000, "reads in all (max-requests)"},
 };
 
