@@ -14,6 +14,7 @@
 #include "kernel/io.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
+#include "mm/kobj.h"
 #include "mm/mm.h"
 
 int bench_no_memory(struct bench *b, size_t bytes, const char *fmt, ...)
@@ -21,10 +22,13 @@ int bench_no_memory(struct bench *b, size_t bytes, const char *fmt, ...)
 	char what[128];
 	va_list ap;
 
+	char room[200];
+
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	pr_err("bench %s: no memory for %s (%zu bytes)\n", b->w->name, what, bytes);
+	kobj_room_hint(room, sizeof(room));
+	pr_err("bench %s: no memory for %s (%zu bytes): %s\n", b->w->name, what, bytes, room);
 	return -ENOMEM;
 }
 
@@ -33,8 +37,9 @@ static void *alloc_checked(struct bench *b, size_t n, size_t size, const char *w
 	size_t bytes;
 	void *p = NULL;
 
+	/* a workload's memory: from the page cache's RAM (mm/kobj.c), freed by kfree() */
 	if (!__builtin_mul_overflow(n, size, &bytes))
-		p = __kmalloc(bytes, gfp);
+		p = kvmalloc(bytes, gfp | __GFP_WORKLOAD);
 	else
 		bytes = SIZE_MAX;
 	if (!p)
@@ -54,22 +59,29 @@ void *bench_zalloc(struct bench *b, size_t n, size_t size, const char *what)
 
 int bench_error(struct bench *b, const char *path, const char *doing, int err)
 {
-	if (err == -ENOMEM)
-		pr_err("bench %s: %s: no memory to %s it (a %zu-byte allocation failed)\n",
-		       b->w->name, path, doing, mm_last_failure());
-	else
+	char room[200];
+
+	if (err == -ENOMEM) {
+		kobj_room_hint(room, sizeof(room));
+		pr_err("bench %s: %s: no memory to %s it (a %zu-byte allocation failed): %s\n",
+		       b->w->name, path, doing, mm_last_failure(), room);
+	} else {
 		pr_err("bench %s: %s: cannot %s it (%s)\n", b->w->name, path, doing,
 		       vfs_errname(err));
+	}
 	return err;
 }
 
 struct thread *bench_thread_create(struct bench *b, int (*fn)(void *), void *arg, const char *what)
 {
 	struct thread *t = thread_create(b->w->name, fn, arg);
+	char room[200];
 
-	if (!t)
-		pr_err("bench %s: no memory for %s's thread (a %lu-byte stack)\n", b->w->name, what,
-		       (unsigned long)THREAD_STACK_SIZE);
+	if (!t) {
+		kobj_room_hint(room, sizeof(room));
+		pr_err("bench %s: no memory for %s's thread (a %lu-byte stack): %s\n", b->w->name,
+		       what, (unsigned long)THREAD_STACK_SIZE, room);
+	}
 	return t;
 }
 

@@ -29,6 +29,7 @@
 #include "kernel/cmd.h"
 #include "kernel/log.h"
 #include "kernel/result.h"
+#include "kernel/vm.h"
 #include "mm/mm.h"
 
 #define FAILNTH_MAX_RUNS 2000
@@ -44,13 +45,16 @@ static void in_use(struct in_use *u)
 
 	mm_get_stats(&st);
 	kmalloc_get_stats(&ks);
-	u->objects = ks.objects;
+	u->objects = ks.objects + ks.workload_objects;
 	u->large_pages = ks.large_pages;
 	/*
 	 * neither free (the kernel's, or the page cache pool's), nor cached file
-	 * data, nor the heap's: thread stacks, buffers
+	 * data, nor the heap's slabs, nor the workload's (mm/kobj.c: their empty
+	 * slabs are kept as the heap's are), nor the VM region's page tables
+	 * (kept for the addresses handed out): thread stacks, buffers
 	 */
-	u->other_pages = st.total - st.free - st.cache_free - st.cached - st.slab;
+	u->other_pages = st.total - st.free - st.cache_free - st.cached - st.slab -
+			 st.kernel_obj_slab - vm_table_pages();
 }
 
 static long diff(unsigned long a, unsigned long b)

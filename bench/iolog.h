@@ -36,7 +36,7 @@
 
 #define IOLOG_NAME_MAX	256  /* fio's %256s */
 #define IOLOG_LINE_MAX	4096 /* fio reads each line with fgets() into 4096 bytes */
-#define IOLOG_MAX_FILES 32768
+#define IOLOG_MAX_FILES (1U << 20) /* a replay holds their table in RAM: 56 MiB at most */
 
 enum iolog_action {
 	IOLOG_ADD,
@@ -92,7 +92,7 @@ struct iolog {
 	uint64_t first_ts, last_ts; /* version 3, microseconds */
 	uint64_t wait_us;	    /* version 2: the waits, summed */
 	unsigned int err_line;	    /* the line an error names (0: none) */
-	char err[192];
+	char err[320];
 };
 
 /* The most files a log of @len bytes can add (each needs an add line), capped. */
@@ -116,11 +116,12 @@ uint64_t iolog_duration_us(const struct iolog *log);
  * for the kernel (bench/replay.c) and tools/mkbench (build/host/iologinfo),
  * which refuses before any boot what the replay would refuse after it.
  * Any read length the grammar allows replays (one request, whatever its
- * size). The log is read whole into one kmalloc (4 MiB at most), and
- * timing=recorded keeps pauses of up to an hour: a longer one in a trace
- * is a mistake or a clock that jumped.
+ * size). The log is read whole into RAM (kvmalloc(), mm/kobj.c: the page
+ * cache's, as a program's buffer), so RAM bounds it; the parser counts in
+ * 32 bits, so 2 GiB at most. timing=recorded keeps pauses of up to an
+ * hour: a longer one in a trace is a mistake or a clock that jumped.
  */
-#define IOLOG_REPLAY_LOG_MAX	  (4U << 20)
+#define IOLOG_REPLAY_LOG_MAX	  (2U << 30)
 #define IOLOG_REPLAY_MAX_PAUSE_US (3600ULL * 1000000)
 #define IOLOG_REPLAY_NAME_MAX	  48  /* a log's file name in /replay/logs, NUL included */
 #define IOLOG_REPLAY_LOGS_MAX	  256 /* logs the replay suite takes from one folder */

@@ -29,7 +29,7 @@
 static const struct bench_param oltp_params[] = {
 	{"path", KV_STRING, NULL, (uintptr_t) "/bench/big.pat", 0, 0, "the database file"},
 	{"s", KV_SIZE, NULL, 2ULL << 30, 16 << 20, 1ULL << 42, "database size"},
-	{"threads", KV_UINT, NULL, 1, 1, 256, "client threads"},
+	{"threads", KV_UINT, NULL, 1, 1, 65536, "client threads (as many as memory holds)"},
 	{"transactions", KV_UINT, NULL, 2000, 1, 10000000, "transactions in all"},
 	{"reads", KV_UINT, NULL, 10, 1, 1000, "16 KiB reads per transaction"},
 	{"pairs", KV_UINT, NULL, 20, 0, 100, "percent of reads followed by the next 16 KiB"},

@@ -14,7 +14,7 @@
  * readahead state, as the application had it), each read a pread() of the
  * log's offset and length, each close a close. A read of any length is
  * one request, as the application's was: one larger than the replay's
- * 4 MiB buffer (the largest kmalloc) goes through the read path whole and
+ * 4 MiB buffer goes through the read path whole and
  * its data through the buffer (bench_pread_through()). files=keep opens each file
  * once and keeps it to the end, so the log's closes and reopens do not
  * reset its readahead state. Writes, syncs and trims are counted and
@@ -48,13 +48,18 @@
 #include "kernel/log.h"
 #include "kernel/time.h"
 #include "mm/filemap.h"
+#include "mm/kobj.h"
 #include "mm/mm.h"
 
-/* the log is read whole into one buffer; the reads' buffer (larger reads pass through it) */
+/*
+ * The log is read whole into one buffer, and it and the tables sized from
+ * it come from the page cache's RAM (kvmalloc(), mm/kobj.c), as a
+ * program's would: RAM, not a heap, bounds the trace. The reads' buffer
+ * (larger reads pass through it).
+ */
 #define REPLAY_LOG_MAX ((loff_t)IOLOG_REPLAY_LOG_MAX)
 #define REPLAY_BUF_MAX KMALLOC_MAX_SIZE
 #define FILES_DIR      "/replay/files"
-_Static_assert(IOLOG_REPLAY_LOG_MAX <= KMALLOC_MAX_SIZE, "the log is one kmalloc");
 
 static const char *const timing_names[] = {"asap", "recorded", NULL};
 static const char *const files_names[] = {"close", "keep", NULL};
@@ -127,12 +132,15 @@ static int store_op(void *ctx, struct iolog *log, const struct iolog_op *op)
 	if (err)
 		return err;
 	if (!r->tail || r->tail->n == ROP_CHUNK) {
-		struct rop_chunk *c = kmalloc(sizeof(*c));
+		struct rop_chunk *c = kvmalloc(sizeof(*c), GFP_WORKLOAD);
+		char room[160];
 
 		if (!c) {
+			kobj_room_hint(room, sizeof(room));
 			snprintf(log->err, sizeof(log->err),
-				 "line %u: no memory for the log's actions (%llu so far)", op->line,
-				 (unsigned long long)r->nr_ops);
+				 "line %u: no memory for the log's actions (%llu so far, %zu bytes "
+				 "each): %s", op->line, (unsigned long long)r->nr_ops,
+				 sizeof(struct rop), room);
 			return -ENOMEM;
 		}
 		c->next = NULL;
@@ -157,6 +165,16 @@ static int store_op(void *ctx, struct iolog *log, const struct iolog_op *op)
 	return 0;
 }
 
+/* One error line: what had no room, its bytes, what holds the RAM and what would make room. */
+static void no_room(struct replay *r, const char *what, uint64_t bytes)
+{
+	char room[200];
+
+	kobj_room_hint(room, sizeof(room));
+	pr_err("bench replay: %s: no memory for %s (%llu bytes): %s\n", r->log_path, what,
+	       (unsigned long long)bytes, room);
+}
+
 /* Read the whole log and parse it into r->ops; one error line on failure. */
 static int load_log(struct replay *r)
 {
@@ -173,15 +191,14 @@ static int load_log(struct replay *r)
 	size = f->f_inode->i_size;
 	if (vfs_mode_ftype(f->f_inode->i_mode) != VFS_FT_REG || size > REPLAY_LOG_MAX) {
 		pr_err("bench replay: %s: %s\n", r->log_path,
-		       size > REPLAY_LOG_MAX ? "larger than the 4 MiB the replay holds"
+		       size > REPLAY_LOG_MAX ? "larger than the 2 GiB the replay parses"
 					     : "not a regular file");
 		vfs_close(f);
 		return -EINVAL;
 	}
-	r->text = kmalloc(max_t(size_t, (size_t)size, 1));
+	r->text = kvmalloc(max_t(size_t, (size_t)size, 1), GFP_WORKLOAD);
 	if (!r->text) {
-		pr_err("bench replay: %s: no memory for its %lld bytes\n", r->log_path,
-		       (long long)size);
+		no_room(r, "its text", (uint64_t)size);
 		vfs_close(f);
 		return -ENOMEM;
 	}
@@ -198,10 +215,11 @@ static int load_log(struct replay *r)
 	}
 	vfs_close(f);
 	n = iolog_max_files((size_t)size);
-	r->lfiles = kmalloc(n * sizeof(*r->lfiles));
-	r->hash = kmalloc(iolog_hash_slots(n) * sizeof(*r->hash));
+	r->lfiles = kvmalloc(n * sizeof(*r->lfiles), GFP_WORKLOAD);
+	r->hash = kvmalloc(iolog_hash_slots(n) * sizeof(*r->hash), GFP_WORKLOAD);
 	if (!r->lfiles || !r->hash) {
-		pr_err("bench replay: %s: no memory for its file table\n", r->log_path);
+		no_room(r, "its file table", (uint64_t)n * sizeof(*r->lfiles) +
+					     iolog_hash_slots(n) * sizeof(*r->hash));
 		return -ENOMEM;
 	}
 	iolog_init(&r->log, r->lfiles, n, r->hash, iolog_hash_slots(n));
@@ -214,9 +232,10 @@ static int load_log(struct replay *r)
 /* Each file the log opens: its path in the image, there, big enough. */
 static int resolve_files(struct replay *r)
 {
-	r->files = kzalloc(max_t(size_t, r->log.nr_files, 1) * sizeof(*r->files));
+	r->files = kvmalloc(max_t(size_t, r->log.nr_files, 1) * sizeof(*r->files),
+			    GFP_WORKLOAD | __GFP_ZERO);
 	if (!r->files) {
-		pr_err("bench replay: %s: no memory for %u files\n", r->log_path, r->log.nr_files);
+		no_room(r, "its files' state", (uint64_t)r->log.nr_files * sizeof(*r->files));
 		return -ENOMEM;
 	}
 	for (unsigned int i = 0; i < r->log.nr_files; i++) {
@@ -234,9 +253,9 @@ static int resolve_files(struct replay *r)
 			       r->log_path, lf->add_line, (int)lf->len, lf->name);
 			return -EINVAL;
 		}
-		rf->path = kmalloc(len);
+		rf->path = kmalloc(len, GFP_WORKLOAD);
 		if (!rf->path) {
-			pr_err("bench replay: %s: no memory for file names\n", r->log_path);
+			no_room(r, "file names", len);
 			return -ENOMEM;
 		}
 		snprintf(rf->path, len, "%s%s%.*s", FILES_DIR, lf->name[0] == '/' ? "" : "/",
@@ -463,6 +482,7 @@ static int run_phase(struct replay *r)
 	uint64_t total = 0, anchor;
 	const char *name = strrchr(r->log_path, '/');
 	struct bench_sample s;
+	struct mm_stats mm;
 	int err = 0;
 
 	for (unsigned int i = 0; i < r->log.nr_files; i++)
@@ -471,6 +491,7 @@ static int run_phase(struct replay *r)
 	r->buf = bench_buffer(b, r->buf_len);
 	if (!r->buf)
 		return -ENOMEM;
+	mm_get_stats(&mm); /* the log, its tables and the buffer: the page cache's RAM they hold */
 	bench_phase_begin(b, name ? name + 1 : r->log_path, NULL, total);
 	anchor = ktime_ns();
 	for (struct rop_chunk *c = r->ops; c && !err; c = c->next) {
@@ -514,6 +535,7 @@ static int run_phase(struct replay *r)
 	bench_result_double(b, "trace_secs", (double)iolog_duration_us(&r->log) / 1e6, 6);
 	bench_result_double(b, "waited_secs", (double)r->waited_ns / 1e9, 6);
 	bench_result_u64(b, "late_lines", r->late);
+	bench_result_u64(b, "kernel_objs_kb", mm.kernel_objs * (PAGE_SIZE / 1024));
 	if (bench_phase_end(b))
 		err = err ? err : -EIO;
 	bench_replay_note(b, &s);
@@ -568,13 +590,13 @@ out:
 		struct rop_chunk *c = r->ops;
 
 		r->ops = c->next;
-		kfree(c);
+		kvfree(c);
 	}
-	kfree(r->files);
+	kvfree(r->files);
 	kfree(r->buf);
-	kfree(r->hash);
-	kfree(r->lfiles);
-	kfree(r->text);
+	kvfree(r->hash);
+	kvfree(r->lfiles);
+	kvfree(r->text);
 	kfree(r);
 	return err;
 }

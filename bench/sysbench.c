@@ -13,6 +13,7 @@
 #include "bench/pattern.h"
 #include "kernel/log.h"
 #include "kernel/sched.h"
+#include "mm/kobj.h"
 #include "mm/mm.h"
 
 static const char *const mode_names[] = {"rndrd", "seqrd", NULL};
@@ -21,7 +22,7 @@ static const struct bench_param sysbench_params[] = {
 	{"path", KV_STRING, NULL, (uintptr_t) "/bench/big.pat", 0, 0, "the file (4 GiB in seeds)"},
 	{"mode", KV_ENUM, mode_names, 0, 0, 0, "rndrd (random) or seqrd (sequential)"},
 	{"bs", KV_SIZE, NULL, 64 << 10, 4096, 16 << 20, "block size (file-block-size)"},
-	{"threads", KV_UINT, NULL, 1, 1, 256, "threads (num-threads)"},
+	{"threads", KV_UINT, NULL, 1, 1, 65536, "threads (num-threads; as many as memory holds)"},
 	{"requests", KV_UINT, NULL, 10000, 1, 100000000, "reads in all (max-requests)"},
 };
 
@@ -31,6 +32,7 @@ struct sb_shared {
 	uint64_t blocks, bs, requests, next;
 	bool random;
 	int err;
+	char room[200]; /* what held the page cache's RAM when a read found no memory */
 };
 
 struct sb_thread {
@@ -58,8 +60,15 @@ static int sb_fn(void *arg)
 		ssize_t n =
 			bench_pread(s->b, s->f, t->buf, s->bs, (loff_t)(block_of(s, k) * s->bs));
 
-		if (n != (ssize_t)s->bs)
+		if (n != (ssize_t)s->bs && !s->err) {
 			s->err = n < 0 ? (int)n : -EIO;
+			/* the first failure: one error line, with what held the RAM then */
+			if (s->err == -ENOMEM)
+				kobj_room_hint(s->room, sizeof(s->room));
+			pr_err("bench sysbench: a %llu-byte read of block %llu failed (%s)%s%s\n",
+			       (unsigned long long)s->bs, (unsigned long long)block_of(s, k),
+			       vfs_errname(s->err), s->room[0] ? ": " : "", s->room);
+		}
 	}
 	return 0;
 }

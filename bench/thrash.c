@@ -33,6 +33,7 @@
 #include "kernel/log.h"
 #include "kernel/sched.h"
 #include "kernel/time.h"
+#include "mm/kobj.h"
 #include "mm/mm.h"
 
 static const struct bench_param thrash_params[] = {
@@ -41,7 +42,7 @@ static const struct bench_param thrash_params[] = {
 	{"files", KV_BOOL, NULL, 0, 0, 1,
 	 "1: each reader reads a file of its own from offset 0, the regular files under "
 	 "path= (searched to any depth) in name order"},
-	{"streams", KV_UINT, NULL, 200, 1, 1024, "readers"},
+	{"streams", KV_UINT, NULL, 200, 1, 65536, "readers (as many as memory holds)"},
 	{"rate", KV_SIZE, NULL, 100 << 10, 1024, 1ULL << 30, "bytes per second per reader"},
 	{"interval", KV_TIME_MS, NULL, 1000, 1, 60000, "ms between two readers' starts"},
 	{"bs", KV_SIZE, NULL, 4096, 512, 1 << 20, "bytes per read"},
@@ -49,7 +50,7 @@ static const struct bench_param thrash_params[] = {
 	{"catchup", KV_BOOL, NULL, 0, 0, 1,
 	 "1: a reader behind its pace reads without pause until it is back on it; "
 	 "0: never faster than rate= (a pause of bs/rate between two reads' starts)"},
-	{"trace", KV_UINT, NULL, 0, 0, 1024,
+	{"trace", KV_UINT, NULL, 0, 0, 65536,
 	 "follow reader N (1 = the first): its decisions and a line a second (0: none)"},
 };
 
@@ -66,6 +67,13 @@ struct reader {
 	int err;
 	struct thread *t;
 };
+
+/*
+ * What held the page cache's RAM when the first read failed (threads are
+ * cooperative: the first to fail writes it, before the others give theirs
+ * back), for reader_failed().
+ */
+static char fail_room[200];
 
 /* When read n is due on @r's schedule: n * bs / rate after its start. */
 uint64_t thrash_read_due(uint64_t t0, uint64_t n, uint64_t last, uint64_t bs, uint64_t rate,
@@ -99,6 +107,9 @@ static int reader_fn(void *arg)
 		got = bench_read(r->b, r->f, r->buf, (size_t)r->bs);
 		if (got <= 0) {
 			r->err = got < 0 ? (int)got : -EIO;
+			if (!*r->stop && r->err == -ENOMEM)
+				kobj_room_hint(fail_room, sizeof(fail_room));
+			*r->stop = true; /* the run has failed: the others stop too, one error line */
 			break;
 		}
 		r->n++;
@@ -109,6 +120,16 @@ static int reader_fn(void *arg)
 		thread_yield();
 	}
 	return 0;
+}
+
+/* That reader's error line. */
+static void reader_failed(const struct reader *r, unsigned int nr)
+{
+	const char *room = r->err == -ENOMEM ? fail_room : "";
+
+	pr_err("bench thrash: reader %u: a %llu-byte read at offset %lld failed (%s)%s%s\n", nr,
+	       (unsigned long long)r->bs, (long long)r->f->f_pos, vfs_errname(r->err),
+	       room[0] ? ": " : "", room);
 }
 
 /* The traced reader: what it was at the last sample, to print what changed since. */
@@ -311,6 +332,7 @@ static int thrash_run(struct bench *b)
 	double max_mbps = 0, ramp_max_mbps = 0, min_req = 0;
 	double max_disk_mbps = 0, ramp_max_disk_mbps = 0; /* what the disk read, thrashed or not */
 	unsigned long max_cached = 0;			  /* pages */
+	struct mm_stats mm0, mm1; /* before and after the readers were set up */
 	volatile bool stop = false;
 	struct reader *rd;
 	struct file *probe;
@@ -362,6 +384,7 @@ static int thrash_run(struct bench *b)
 			return -EINVAL;
 		}
 	}
+	mm_get_stats(&mm0); /* what the readers will hold of the page cache's RAM */
 	rd = bench_zalloc(b, nstreams, sizeof(*rd), "the readers' state");
 	if (!rd) {
 		free_paths(sf.paths, sf.n);
@@ -400,6 +423,7 @@ static int thrash_run(struct bench *b)
 		bench_threads_cancel(b);
 		goto out;
 	}
+	mm_get_stats(&mm1);
 	/* following a reader is an instrument: setting it up costs no time (bench.h) */
 	bench_harness_begin(b, &hold);
 	if (trace) {
@@ -429,7 +453,7 @@ static int thrash_run(struct bench *b)
 	end_ns = t0 + (nstreams - 1) * interval + tail;
 	for (unsigned int i = 0; i < nstreams; i++)
 		rd[i].start_ns = t0 + i * interval;
-	while (ktime_ns() < end_ns && !err) {
+	while (ktime_ns() < end_ns && !err && !stop) {
 		uint64_t now = ktime_ns();
 
 		while (started < nstreams && now >= t0 + started * interval)
@@ -508,8 +532,10 @@ static int thrash_run(struct bench *b)
 	for (unsigned int i = 0; i < nstreams; i++) {
 		thread_join(rd[i].t);
 		rd[i].t = NULL;
-		if (rd[i].err && !err)
+		if (rd[i].err && !err) {
 			err = rd[i].err;
+			reader_failed(&rd[i], i + 1);
+		}
 		bench_close(b, rd[i].f);
 		rd[i].f = NULL;
 		kfree(rd[i].buf);
@@ -525,6 +551,10 @@ static int thrash_run(struct bench *b)
 	bench_result_u64(b, "catchup", bench_u(b, "catchup"));
 	bench_result_u64(b, "files", files);
 	bench_result_u64(b, "streams", started);
+	/* the page cache's RAM the readers' threads, files, buffers and state took */
+	bench_result_u64(b, "readers_kb", (mm1.kernel_objs - mm0.kernel_objs) * (PAGE_SIZE / 1024));
+	bench_result_u64(b, "reader_bytes",
+			 (mm1.kernel_objs - mm0.kernel_objs) * PAGE_SIZE / nstreams);
 	bench_result_u64(b, "thrashed_pages", cur.ra.thrashed_pages);
 	bench_result_u64(b, "thrashed_windows", cur.ra.thrashed_windows);
 	/* always, so that a traced run takes the same path as an untraced one */

@@ -67,6 +67,7 @@ struct blk_plug {
 };
 
 static struct blk_plug plugs[BLK_MAX_PLUGS];
+static bool plugs_short_said;
 
 static struct thread *plug_owner_self(void)
 {
@@ -117,8 +118,12 @@ void blk_start_plug(void)
 			return;
 		}
 	}
-	pr_warn("blk_start_plug: all %d plugs in use; this thread submits unplugged\n",
-		BLK_MAX_PLUGS);
+	/* once: a run of thousands of threads would say it for every read */
+	if (!plugs_short_said) {
+		plugs_short_said = true;
+		pr_warn("blk_start_plug: all %d plugs in use; threads that find none submit "
+			"unplugged (said once)\n", BLK_MAX_PLUGS);
+	}
 }
 
 static void queue_insert(struct request_queue *q, struct request *rq);

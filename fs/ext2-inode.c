@@ -78,7 +78,7 @@ static struct inode *icache_find(struct ext2_sb_info *sbi, uint32_t ino)
 {
 	struct ext2_inode_info *ei;
 
-	list_for_each_entry (ei, &sbi->s_inodes, i_list) {
+	list_for_each_entry (ei, &sbi->s_inodes[ino % EXT2_ICACHE_BUCKETS], i_list) {
 		if (ei->vfs_inode.i_ino == ino) {
 			ei->vfs_inode.i_count++;
 			return &ei->vfs_inode;
@@ -97,13 +97,13 @@ struct inode *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, const char *name
 	inode = icache_find(sbi, ino);
 	if (inode)
 		return inode;
-	ei = kzalloc(sizeof(*ei));
+	ei = kzalloc(sizeof(*ei), GFP_WORKLOAD); /* as Linux's inode cache: the zone's RAM */
 	if (!ei)
 		return ERR_PTR(-ENOMEM);
 	err = ext2_read_inode_info(sbi, ino, ei);
 	if (err)
 		goto fail;
-	ei->i_name = kstrdup(name ? name : "?");
+	ei->i_name = kstrdup_gfp(name ? name : "?", GFP_WORKLOAD);
 	if (!ei->i_name) {
 		err = -ENOMEM;
 		goto fail;
@@ -127,7 +127,7 @@ struct inode *ext2_iget(struct ext2_sb_info *sbi, uint32_t ino, const char *name
 		kfree(ei);
 		return other;
 	}
-	list_add(&ei->i_list, &sbi->s_inodes);
+	list_add(&ei->i_list, &sbi->s_inodes[ino % EXT2_ICACHE_BUCKETS]);
 	return inode;
 fail:
 	kfree(ei);

@@ -285,7 +285,7 @@ struct super_block *ext2_mount(struct block_device *bdev, int part, bool quiet)
 	sbi->s_quiet = quiet;
 	sbi->sb.s_bdev = bdev;
 	sbi->sb.s_fs_info = sbi;
-	INIT_LIST_HEAD(&sbi->s_inodes);
+	ext2_icache_init(sbi);
 
 	err = locate_fs(sbi, bdev, part);
 	if (err)
@@ -323,11 +323,13 @@ void ext2_umount(struct super_block *sb)
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	struct ext2_inode_info *ei, *tmp;
 
-	list_for_each_entry_safe (ei, tmp, &sbi->s_inodes, i_list) {
-		list_del(&ei->i_list);
-		address_space_release(&ei->vfs_inode.i_data);
-		kfree(ei->i_name);
-		kfree(ei);
+	for (int i = 0; i < EXT2_ICACHE_BUCKETS; i++) {
+		list_for_each_entry_safe (ei, tmp, &sbi->s_inodes[i], i_list) {
+			list_del(&ei->i_list);
+			address_space_release(&ei->vfs_inode.i_data);
+			kfree(ei->i_name);
+			kfree(ei);
+		}
 	}
 	kfree(sbi);
 }

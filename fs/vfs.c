@@ -72,9 +72,10 @@ struct file *vfs_open(const char *path, int *err)
 		e = (int)PTR_ERR(inode);
 		goto fail;
 	}
-	filp = kzalloc(sizeof(*filp));
+	/* the open file and its readahead state: a workload's, from the page cache's RAM */
+	filp = kzalloc(sizeof(*filp), GFP_WORKLOAD);
 	if (filp)
-		filp->f_path = kstrdup(path);
+		filp->f_path = kstrdup_gfp(path, GFP_WORKLOAD);
 	if (!filp || !filp->f_path) {
 		kfree(filp);
 		ext2_iput(inode);

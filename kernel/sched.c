@@ -236,7 +236,7 @@ void sleep_ns(uint64_t ns)
 
 struct thread *thread_create(const char *name, int (*fn)(void *arg), void *arg)
 {
-	void *stack = kernel_pages_alloc(THREAD_STACK_ORDER);
+	void *stack = thread_stack_alloc(THREAD_STACK_SIZE);
 	struct thread *t;
 	uint64_t *sp;
 
@@ -296,7 +296,7 @@ int thread_join(struct thread *t)
 
 	wait_event(t->join_wq, t->state == T_DEAD);
 	code = t->exit_code;
-	kernel_pages_free(t->stack, THREAD_STACK_ORDER);
+	thread_stack_free(t->stack, THREAD_STACK_SIZE);
 	return code;
 }
 

@@ -5,7 +5,8 @@
  *    covering it, splitting nothing: MMIO windows are 2 MiB-page aligned
  *    in practice, and a 2 MiB entry made uncached holds only MMIO),
  *  - manage the VM region: 4 KiB pages mapped one at a time, page tables
- *    taken from the frame allocator, for mmap-style file mappings.
+ *    taken from the kernel's heap (kernel_pages_alloc()), for mmap-style
+ *    file mappings and for stacks and objects made of scattered frames.
  * Virtual space in the VM region is handed out by a bump pointer: 1 TiB
  * outlasts any benchmark run, so freed ranges are unmapped, not reused.
  */
@@ -30,6 +31,7 @@ extern uint64_t boot_pml4[512], boot_pdpt[512], boot_pd[4 * 512], boot_pt[2 * 51
 static uint64_t high_pd[MAX_HIGH_GIB][512] __aligned(4096);
 static int high_pd_used;
 static uintptr_t vm_next = VM_REGION_START;
+static unsigned long nr_table_pages; /* page tables of the VM region, kept once made */
 
 static inline void invlpg(uintptr_t va)
 {
@@ -111,6 +113,7 @@ static uint64_t *table_next(uint64_t *table, int index, bool create)
 		if (!pg)
 			return NULL;
 		memset(pg, 0, PAGE_SIZE);
+		nr_table_pages++;
 		table[index] = virt_to_phys(pg) | PTE_P | PTE_W;
 	}
 	return phys_to_virt(table[index] & PTE_ADDR);
@@ -169,4 +172,16 @@ void vm_unmap_page(uintptr_t va)
 		*pte = 0;
 		invlpg(va);
 	}
+}
+
+phys_addr_t vm_page_phys(uintptr_t va)
+{
+	uint64_t *pte = vm_pte(va, false);
+
+	return pte && (*pte & PTE_P) ? (phys_addr_t)(*pte & PTE_ADDR) : 0;
+}
+
+unsigned long vm_table_pages(void)
+{
+	return nr_table_pages;
 }

@@ -1,7 +1,9 @@
 /*
  * Kernel virtual memory beyond the identity map (kernel/vm.c): a region of
  * 4 KiB pages that are mapped and unmapped one at a time, used for
- * mmap-style file mappings whose pages are brought in by page faults.
+ * mmap-style file mappings whose pages are brought in by page faults, and
+ * for memory made of frames that need not be neighbours (mm/kobj.c: thread
+ * stacks and large objects from the page cache's RAM).
  *
  * vm_alloc_range() reserves virtual space (nothing mapped: touching it
  * faults); vm_fault_hook, when set, is offered every not-present fault in
@@ -23,6 +25,10 @@ uintptr_t vm_alloc_range(size_t size);
 /* Map one 4 KiB page read-only (the file mappings are read-only) or read-write. */
 int vm_map_page(uintptr_t va, phys_addr_t pa, bool writable);
 void vm_unmap_page(uintptr_t va);
+/* The physical address the page at @va is mapped to, or 0 if it is not mapped. */
+phys_addr_t vm_page_phys(uintptr_t va);
+/* Pages the VM region's page tables hold (made as addresses are first used, never freed). */
+unsigned long vm_table_pages(void);
 
 /*
  * A 16-bit word of the BIOS data area (physical 0x400-0x4ff, in page 0,

@@ -6,14 +6,19 @@
  *	boot:   buddy lists --cache_pool_init(N)--> [pool: N frames]
  *	read:   page_cache_alloc() pops a frame; below the low watermark it
  *	        first reclaims page cache back up to the high one (vmscan.c)
+ *	object: cache_pool_alloc_kernel() the same, for a workload's object
  *	evict:  the last put_page() of a pool frame pushes it back
  *
  * Why a pool: with one allocator for everything, the page cache held
  * whatever the kernel left free, so a larger kernel image, a trace ring or
  * a benchmark's sample arrays evicted pages earlier and moved every
  * figure that thrashes the cache (adding a 40 KB array moved 94 of 158
- * RESULT fields of the quick suite). Now the kernel's own allocations
- * come from the buddy lists beside the pool and cannot touch it; and the
+ * RESULT fields of the quick suite). Now the kernel's own allocations and
+ * the instruments' come from the buddy lists beside the pool and cannot
+ * touch it, while what a workload creates (its threads' stacks, open files,
+ * buffers: mm/kobj.c, GFP_WORKLOAD) takes pool frames through
+ * cache_pool_alloc_kernel(), the page cache giving way to it as Linux's
+ * does (the same watermarks and reclaim); and the
  * pool is a LIFO list, so taking or giving back a frame costs the same
  * instructions whatever the physical layout (on the virtual clock an
  * instruction is a nanosecond), and each frame has a number of its own in
@@ -47,6 +52,8 @@
 static struct list_head pool_list;
 static unsigned long pool_pages, pool_free, pool_wmark_low, pool_wmark_high;
 static unsigned long pool_allocs, pool_failures;
+/* frames the kernel's objects hold (cache_pool_alloc_kernel()), and its failures */
+static unsigned long pool_kernel, pool_kernel_failures;
 static bool pool_up;
 
 /* A frame's nominal memmap cost, fixed so that the layout does not move with struct page. */
@@ -124,6 +131,7 @@ int cache_pool_init(unsigned long pages)
 		pool_release();
 	INIT_LIST_HEAD(&pool_list);
 	pool_pages = pool_free = pool_allocs = pool_failures = 0;
+	pool_kernel = pool_kernel_failures = 0;
 	pool_up = false;
 	if (pages < 64) {
 		pr_err("page cache: %lu pages is too few (at least 64)\n", pages);
@@ -171,6 +179,7 @@ void cache_pool_forget(void)
 {
 	INIT_LIST_HEAD(&pool_list);
 	pool_pages = pool_free = pool_allocs = pool_failures = 0;
+	pool_kernel = pool_kernel_failures = 0;
 	pool_up = false;
 }
 
@@ -211,9 +220,33 @@ static struct page *pool_pop(void)
 	return page;
 }
 
-struct page *page_cache_alloc(struct address_space *mapping)
+/*
+ * A frame of the pool: below the low watermark the page cache is first
+ * reclaimed back up to the high one, and when the pool is empty it is
+ * reclaimed again, a batch at a time, until a frame is free or nothing is
+ * left to reclaim.
+ */
+static struct page *pool_alloc(void)
 {
 	bool may_reclaim = !irqs_masked();
+	struct page *page;
+
+	if (may_reclaim && READ_ONCE(pool_free) < pool_wmark_low + 1)
+		reclaim_pages(max(pool_wmark_high + 1 - READ_ONCE(pool_free), SWAP_CLUSTER_MAX));
+	for (;;) {
+		page = pool_pop();
+		if (page) {
+			if (!pool_prep(page))
+				continue;	/* dropped: the pool is one frame smaller */
+			return page;
+		}
+		if (!may_reclaim || !reclaim_pages(SWAP_CLUSTER_MAX))
+			return NULL;
+	}
+}
+
+struct page *page_cache_alloc(struct address_space *mapping)
+{
 	struct page *page;
 
 	(void)mapping;
@@ -225,22 +258,42 @@ struct page *page_cache_alloc(struct address_space *mapping)
 		pr_err("page_cache_alloc: no page cache pool (cache_pool_init() not called)\n");
 		return NULL;
 	}
-	if (may_reclaim && READ_ONCE(pool_free) < pool_wmark_low + 1)
-		reclaim_pages(max(pool_wmark_high + 1 - READ_ONCE(pool_free), SWAP_CLUSTER_MAX));
-	for (;;) {
-		page = pool_pop();
-		if (page) {
-			if (!pool_prep(page))
-				continue;	/* dropped: the pool is one frame smaller */
-			pool_allocs++;
-			return page;
-		}
-		if (!may_reclaim || !reclaim_pages(SWAP_CLUSTER_MAX)) {
-			pool_failures++;
-			mm_note_failure(PAGE_SIZE);
-			return NULL;
-		}
+	page = pool_alloc();
+	if (!page) {
+		pool_failures++;
+		mm_note_failure(PAGE_SIZE);
+		return NULL;
 	}
+	pool_allocs++;
+	return page;
+}
+
+struct page *cache_pool_alloc_kernel(void)
+{
+	struct page *page;
+
+	if (!pool_up)
+		return NULL;
+	page = pool_alloc();
+	if (!page) {
+		pool_kernel_failures++;
+		return NULL;
+	}
+	pool_kernel++;
+	return page;
+}
+
+void cache_pool_free_kernel(struct page *page)
+{
+	if (!PageCachePool(page) || page_count(page) != 1 || page->mapping) {
+		pr_err("cache_pool_free_kernel: frame %#lx is not a kernel object's pool frame "
+		       "(flags %#lx count %d)\n", page_to_pfn(page), page->flags, page_count(page));
+		return;
+	}
+	pool_kernel--;
+	page->private = 0;
+	page->index = 0;
+	cache_pool_free(page);
 }
 
 void cache_pool_free(struct page *page)
@@ -263,4 +316,6 @@ void cache_pool_get_stats(struct mm_stats *st)
 	st->wmark_low = pool_wmark_low;
 	st->wmark_high = pool_wmark_high;
 	st->cache_alloc_failures = pool_failures;
+	st->kernel_objs = READ_ONCE(pool_kernel);
+	st->kernel_obj_failures = pool_kernel_failures;
 }

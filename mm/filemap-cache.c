@@ -64,12 +64,13 @@ static struct page ***hash_alloc(unsigned int bits)
 {
 	unsigned long i, n = nr_chunks(bits);
 	size_t chunk = min(1UL << bits, CHUNK_BUCKETS) * sizeof(struct page *);
-	struct page ***table = kcalloc(n, sizeof(*table));
+	/* a workload's, as Linux's radix-tree nodes: from the page cache's RAM */
+	struct page ***table = kcalloc(n, sizeof(*table), GFP_WORKLOAD);
 
 	if (!table)
 		return NULL;
 	for (i = 0; i < n; i++) {
-		table[i] = kzalloc(chunk);
+		table[i] = kzalloc(chunk, GFP_WORKLOAD);
 		if (!table[i]) {
 			hash_free(table, bits); /* kfree(NULL) is fine for the rest */
 			return NULL;

@@ -132,10 +132,8 @@ static struct page *read_new_page(struct file *filp, pgoff_t index)
 		return ERR_PTR(-EINVAL);
 	}
 	page = page_cache_alloc(mapping);
-	if (!page) {
-		pr_err("%s: out of memory for page %lu\n", file_name(filp), index);
-		return ERR_PTR(-ENOMEM);
-	}
+	if (!page)
+		return ERR_PTR(-ENOMEM); /* the read returns it; its caller says what ran out */
 	err = add_to_page_cache_lru(page, mapping, index);
 	if (err) {
 		page_cache_release(page);

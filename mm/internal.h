@@ -66,6 +66,15 @@ void cache_pool_forget(void);
 /* The last put_page() of a pool frame (mm/cache-pool.c): back to the pool. */
 void cache_pool_free(struct page *page);
 void cache_pool_get_stats(struct mm_stats *st);
+/*
+ * A frame of the pool for a kernel object (a slab of small workload
+ * objects, a page of kvmalloc() or of a thread's stack): the page cache
+ * gives way to it as to its own pages (reclaim below the low watermark).
+ * Reference count 1; NULL when even reclaim found none. It goes back with
+ * cache_pool_free_kernel(), never free_pages().
+ */
+struct page *cache_pool_alloc_kernel(void);
+void cache_pool_free_kernel(struct page *page);
 
 /* Take @page off its LRU list if it is on one (free path; interrupt-safe). */
 void lru_del_page(struct page *page);

@@ -14,6 +14,7 @@
 #include "kernel/param.h"
 #include "kernel/vm.h"
 #include "mm/internal.h"
+#include "mm/kobj.h"
 #include "mm/mm.h"
 
 KPARAM(mem, KV_SIZE, NULL, "use only RAM below this physical address, as Linux's mem=");
@@ -192,5 +193,9 @@ int mem_setup(void)
 			(unsigned long long)(window.base + lay.heap_bytes));
 		err = mm_init_window(usable, n, reserved, nr, &window);
 	}
-	return err ? err : setup_page_cache(lay.pool_pages, ram, from);
+	if (err)
+		return err;
+	/* the kernel floor's page tables and thread stacks come from mm from now on */
+	kobj_init();
+	return setup_page_cache(lay.pool_pages, ram, from);
 }

@@ -89,6 +89,16 @@ typedef unsigned int gfp_t;
 #define GFP_ATOMIC 1u	      /* never reclaims: safe with interrupts masked */
 #define GFP_NOFS   GFP_KERNEL /* reclaim never calls into a filesystem here */
 #define __GFP_ZERO 2u	      /* clear the object */
+/*
+ * A workload's object (an open file, an inode, a reader's state): from the
+ * page cache's RAM, as Linux's slab caches share the zone with the page
+ * cache, which gives way to it. Objects up to 2 KiB; kvmalloc() (mm/kobj.c)
+ * takes larger ones from there too. Instruments (trace rings, samples,
+ * results) stay on the kernel's heap and so never move what the page
+ * cache holds.
+ */
+#define __GFP_WORKLOAD 4u
+#define GFP_WORKLOAD   (GFP_KERNEL | __GFP_WORKLOAD)
 
 #define KMALLOC_MAX_SIZE (PAGE_SIZE << (MAX_ORDER - 1)) /* 4 MiB */
 
@@ -98,6 +108,7 @@ void kfree(const void *p);
 /* Usable size of a kmalloc'd object (its size class). */
 size_t ksize(const void *p);
 char *kstrdup(const char *s);
+char *kstrdup_gfp(const char *s, gfp_t gfp);
 
 /* kmalloc(size) and kmalloc(size, gfp) both work: the flags default to GFP_KERNEL. */
 #define __kmalloc_gfp(size, gfp, ...)	  __kmalloc((size), (gfp))
@@ -155,6 +166,8 @@ struct kmalloc_stats {
 	unsigned long large_pages; /* pages of allocations above 2 KiB */
 	unsigned long objects;	   /* size-class objects in use */
 	unsigned long failures;	   /* allocations that returned NULL */
+	/* GFP_WORKLOAD's: pool frames (slabs, page-sized objects), objects in slabs */
+	unsigned long workload_slab_pages, workload_objects;
 };
 void kmalloc_get_stats(struct kmalloc_stats *st);
 

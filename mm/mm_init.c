@@ -95,6 +95,7 @@ void mm_get_stats(struct mm_stats *st)
 	cache_pool_get_stats(st);
 	kmalloc_get_stats(&ks);
 	st->slab = ks.slab_pages + ks.large_pages;
+	st->kernel_obj_slab = ks.workload_slab_pages;
 	lru_get_stats(st);
 	page_cache_get_stats(st);
 }

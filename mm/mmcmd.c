@@ -13,6 +13,7 @@
 #include "kernel/cmd.h"
 #include "kernel/log.h"
 #include "kernel/result.h"
+#include "mm/kobj.h"
 #include "mm/mm.h"
 #include "mm/pagemap.h"
 
@@ -22,6 +23,7 @@ static int cmd_meminfo(int argc, char **argv)
 {
 	struct mm_stats st;
 	struct kmalloc_stats ks;
+	struct kobj_stats ko;
 	struct result r;
 	char orders[MAX_ORDER * 12 + 1];
 	int o, len = 0;
@@ -34,15 +36,25 @@ static int cmd_meminfo(int argc, char **argv)
 	}
 	mm_get_stats(&st);
 	kmalloc_get_stats(&ks);
+	kobj_get_stats(&ko);
 	printf("MemTotal:     %10llu kB\n", (unsigned long long)KB(st.total));
 	printf("MemFree:      %10llu kB (the kernel's own; the page cache's pool is apart)\n",
 	       (unsigned long long)KB(st.free));
 	printf("CachePool:    %10llu kB (%lu pages, %lu free; pagecache=, mm/cache-pool.c)\n",
 	       (unsigned long long)KB(st.cache_pool), st.cache_pool, st.cache_free);
 	printf("Cached:       %10llu kB\n", (unsigned long long)KB(st.cached));
+	/* the kernel's objects a workload made, held against the page cache (mm/kobj.c) */
+	printf("KernelObjs:   %10llu kB (of the pool: a workload's objects, not page cache)\n",
+	       (unsigned long long)KB(st.kernel_objs));
+	printf("KernelStack:  %10llu kB (%lu thread stacks)\n",
+	       (unsigned long long)KB(ko.stack_pages), ko.stacks);
+	printf("SlabWorkload: %10llu kB (%lu objects: open files, inodes, page-cache "
+	       "hashes, readers' state)\n", (unsigned long long)KB(ko.slab_pages), ko.objects);
+	printf("VmallocUsed:  %10llu kB (%lu kvmalloc() areas: buffers, tables)\n",
+	       (unsigned long long)KB(ko.area_pages), ko.areas);
 	printf("Active:       %10llu kB\n", (unsigned long long)KB(st.active));
 	printf("Inactive:     %10llu kB\n", (unsigned long long)KB(st.inactive));
-	printf("Slab:         %10llu kB (%lu objects in use, %lu failed allocations)\n",
+	printf("Slab:         %10llu kB (the heap's: %lu objects in use, %lu failed allocations)\n",
 	       (unsigned long long)KB(st.slab), ks.objects, ks.failures);
 	printf("Reserved:     %10llu kB (kernel, boot data, memmap)\n",
 	       (unsigned long long)KB(st.reserved));
@@ -67,6 +79,12 @@ static int cmd_meminfo(int argc, char **argv)
 	result_u64(&r, "active_kb", KB(st.active));
 	result_u64(&r, "inactive_kb", KB(st.inactive));
 	result_u64(&r, "slab_kb", KB(st.slab));
+	result_u64(&r, "kernel_objs_kb", KB(st.kernel_objs));
+	result_u64(&r, "kernel_stack_kb", KB(ko.stack_pages));
+	result_u64(&r, "stacks", ko.stacks);
+	result_u64(&r, "slab_workload_kb", KB(ko.slab_pages));
+	result_u64(&r, "vmalloc_kb", KB(ko.area_pages));
+	result_u64(&r, "kernel_obj_failures", ko.failures);
 	result_u64(&r, "reserved_kb", KB(st.reserved));
 	result_u64(&r, "unused_kb", KB(st.outside));
 	result_u64(&r, "reclaimed_pages", st.reclaimed);

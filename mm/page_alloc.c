@@ -23,7 +23,8 @@
  * own, taken from these lists at boot (mm/cache-pool.c), and reclaim gives
  * frames back to that pool, never to these lists. So an allocation here
  * that finds no block fails (NULL) rather than evicting page cache: the
- * kernel's memory never moves what the page cache can hold.
+ * kernel's own memory and the instruments' never move what the page cache
+ * can hold. (A workload's objects are the pool's: mm/kobj.c.)
  *
  * The free lists are shared with interrupt handlers (I/O completion drops
  * the last reference of pages), so they are touched with interrupts masked.
@@ -31,7 +32,6 @@
 #include <string.h>
 
 #include "kernel/log.h"
-#include "kernel/memory.h"
 #include "kernel/sched.h"
 #include "kernel/sync.h"
 #include "mm/internal.h"
@@ -318,18 +318,6 @@ unsigned long __get_free_pages(unsigned int order)
 	struct page *page = alloc_pages(order);
 
 	return page ? (unsigned long)page_address(page) : 0;
-}
-
-/* kernel/memory.h: the core's pages (threads' stacks, page tables) */
-void *kernel_pages_alloc(unsigned int order)
-{
-	return (void *)__get_free_pages(order);
-}
-
-void kernel_pages_free(void *addr, unsigned int order)
-{
-	if (addr)
-		free_pages(virt_to_page(addr), order);
 }
 
 /* Give an allocated block back; @who names the caller in reports. */

@@ -13,6 +13,16 @@
  * Each class keeps at most one empty slab; the other empty ones go back
  * to the buddy allocator, so the page cache can have the memory.
  *
+ * A workload's small objects (GFP_WORKLOAD: open files, inodes, a reader's
+ * state) have size classes of their own whose slabs are frames of the page
+ * cache's pool (cache_pool_alloc_kernel(): the page cache gives way, as
+ * Linux's slab takes pages from the zone its page cache uses), so that what
+ * a workload creates is bounded by RAM, not by the heap; an empty one goes
+ * back to the pool at once, kept by no class; an object up to a page is a
+ * pool frame of its own. The heap's classes keep the instruments' objects,
+ * which never move what the page cache holds. Larger workload objects:
+ * kvmalloc() (mm/kobj.c).
+ *
  * kfree() may run in interrupt handlers (bio completion), so the lists
  * are changed with interrupts masked; new pages are allocated with
  * interrupts enabled, which lets the allocator reclaim.
@@ -22,6 +32,21 @@
 #include "kernel/log.h"
 #include "kernel/sync.h"
 #include "mm/internal.h"
+#ifndef HOST_BUILD
+#include "kernel/vm.h"
+#include "mm/kobj.h"
+#endif
+
+/* kvmalloc()'s larger objects (mm/kobj.c, kernel only): kfree() and ksize() take them too. */
+static inline bool kvmalloc_area(const void *p)
+{
+#ifdef HOST_BUILD
+	(void)p;
+	return false;
+#else
+	return (uintptr_t)p >= VM_REGION_START && (uintptr_t)p < VM_REGION_START + VM_REGION_SIZE;
+#endif
+}
 
 #define KMALLOC_MAX_CLASS 2048
 
@@ -31,41 +56,47 @@ struct kmem_cache {
 	struct list_head partial; /* slabs with a free object; empty ones at the tail */
 	struct list_head full;
 	unsigned long nr_slabs, nr_empty, inuse;
+	bool workload; /* slabs from the page cache's pool (GFP_WORKLOAD) */
 };
 
 static const unsigned int class_sizes[] = {8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048};
 static struct kmem_cache caches[ARRAY_SIZE(class_sizes)];
+static struct kmem_cache workload_caches[ARRAY_SIZE(class_sizes)];
 static unsigned long nr_large_pages, nr_failures;
+static unsigned long nr_workload_pages; /* GFP_WORKLOAD's page-sized objects: pool frames */
 
 void slab_init(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(caches); i++) {
-		struct kmem_cache *c = &caches[i];
+	for (i = 0; i < 2 * ARRAY_SIZE(caches); i++) {
+		bool workload = i >= ARRAY_SIZE(caches);
+		struct kmem_cache *c = workload ? &workload_caches[i - ARRAY_SIZE(caches)]
+						: &caches[i];
 
-		c->size = class_sizes[i];
+		c->size = class_sizes[i % ARRAY_SIZE(caches)];
 		c->per_slab = PAGE_SIZE / c->size;
 		INIT_LIST_HEAD(&c->partial);
 		INIT_LIST_HEAD(&c->full);
 		c->nr_slabs = c->nr_empty = c->inuse = 0;
+		c->workload = workload;
 	}
 	nr_large_pages = nr_failures = 0;
 }
 
-static struct kmem_cache *size_to_cache(size_t size)
+static struct kmem_cache *size_to_cache(size_t size, gfp_t gfp)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(caches); i++)
 		if (size <= caches[i].size)
-			return &caches[i];
+			return gfp & __GFP_WORKLOAD ? &workload_caches[i] : &caches[i];
 	return NULL;
 }
 
 static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
 {
-	struct page *page = alloc_pages_gfp(0, gfp);
+	struct page *page = c->workload ? cache_pool_alloc_kernel() : alloc_pages_gfp(0, gfp);
 	char *base;
 	unsigned int i;
 
@@ -126,13 +157,17 @@ static void slab_free(struct kmem_cache *c, struct page *page, void *obj)
 	page->slab_freelist = obj;
 	c->inuse--;
 	if (--page->slab_inuse == 0) {
-		if (c->nr_empty >= 1) {
+		/* a workload's empty slab goes back to the page cache at once */
+		if (c->nr_empty >= 1 || c->workload) {
 			list_del(&page->lru);
 			c->nr_slabs--;
 			ClearPageSlab(page);
 			page->private = 0;
 			local_irq_restore(flags);
-			free_pages(page, 0);
+			if (c->workload)
+				cache_pool_free_kernel(page);
+			else
+				free_pages(page, 0);
 			return;
 		}
 		c->nr_empty++;
@@ -153,7 +188,7 @@ void *__kmalloc(size_t size, gfp_t gfp)
 		mm_note_failure(size);
 		return NULL;
 	}
-	c = size_to_cache(size);
+	c = size_to_cache(size, gfp);
 	if (c) {
 		obj = slab_alloc(c, gfp);
 	} else {
@@ -167,12 +202,20 @@ void *__kmalloc(size_t size, gfp_t gfp)
 			return NULL;
 		}
 		order = ilog2(roundup_pow_of_two(DIV_ROUND_UP(size, PAGE_SIZE)));
-		page = alloc_pages_gfp(order, gfp);
+		/* a workload's page-sized object: one frame of the pool */
+		if (gfp & __GFP_WORKLOAD && order == 0)
+			page = cache_pool_alloc_kernel();
+		else
+			page = alloc_pages_gfp(order, gfp);
 		obj = NULL;
 		if (page) {
 			SetPageSlab(page);
 			page->private = 0;
-			__atomic_fetch_add(&nr_large_pages, 1UL << order, __ATOMIC_RELAXED);
+			if (PageCachePool(page))
+				__atomic_fetch_add(&nr_workload_pages, 1UL, __ATOMIC_RELAXED);
+			else
+				__atomic_fetch_add(&nr_large_pages, 1UL << order,
+						   __ATOMIC_RELAXED);
 			obj = page_address(page);
 		}
 	}
@@ -223,6 +266,12 @@ void kfree(const void *p)
 
 	if (!p)
 		return;
+#ifndef HOST_BUILD
+	if (kvmalloc_area(p)) {
+		kvfree(p);
+		return;
+	}
+#endif
 	page = kmalloc_page(p, "kfree");
 	if (!page)
 		return;
@@ -231,6 +280,11 @@ void kfree(const void *p)
 		return;
 	}
 	ClearPageSlab(page);
+	if (PageCachePool(page)) {
+		__atomic_fetch_sub(&nr_workload_pages, 1UL, __ATOMIC_RELAXED);
+		cache_pool_free_kernel(page);
+		return;
+	}
 	__atomic_fetch_sub(&nr_large_pages, 1UL << page->order, __ATOMIC_RELAXED);
 	free_pages(page, page->order);
 }
@@ -241,12 +295,17 @@ size_t ksize(const void *p)
 
 	if (!p)
 		return 0;
+#ifndef HOST_BUILD
+	if (kvmalloc_area(p))
+		return kvsize(p);
+#endif
 	page = kmalloc_page(p, "ksize");
 	if (!page)
 		return 0;
 	if (page->private)
 		return ((const struct kmem_cache *)page->private)->size;
-	return PAGE_SIZE << page->order;
+	/* a pool frame keeps its pool number where a block keeps its order */
+	return PageCachePool(page) ? PAGE_SIZE : PAGE_SIZE << page->order;
 }
 
 void *__krealloc(void *p, size_t size, gfp_t gfp)
@@ -269,10 +328,10 @@ void *__krealloc(void *p, size_t size, gfp_t gfp)
 	return n;
 }
 
-char *kstrdup(const char *s)
+char *kstrdup_gfp(const char *s, gfp_t gfp)
 {
 	size_t n = strlen(s) + 1;
-	char *d = kmalloc(n);
+	char *d = __kmalloc(n, gfp);
 
 	if (d)
 		memcpy(d, s, n);
@@ -288,8 +347,16 @@ void kmalloc_get_stats(struct kmalloc_stats *st)
 	for (i = 0; i < ARRAY_SIZE(caches); i++) {
 		st->slab_pages += caches[i].nr_slabs;
 		st->objects += caches[i].inuse;
+		st->workload_slab_pages += workload_caches[i].nr_slabs;
+		st->workload_objects += workload_caches[i].inuse;
 	}
 	st->large_pages = nr_large_pages;
+	st->workload_slab_pages += nr_workload_pages;
 	st->failures = nr_failures;
 	local_irq_restore(flags);
+}
+
+char *kstrdup(const char *s)
+{
+	return kstrdup_gfp(s, GFP_KERNEL);
 }

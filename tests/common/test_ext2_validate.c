@@ -27,7 +27,7 @@ static void make_super(uint32_t log, uint32_t groups)
 	sbi.s_quiet = true;
 	sbi.sb.s_fs_info = &sbi;
 	strcpy(sbi.sb.s_id, "test");
-	INIT_LIST_HEAD(&sbi.s_inodes);
+	ext2_icache_init(&sbi);
 	es.s_magic = EXT2_SUPER_MAGIC;
 	es.s_rev_level = EXT2_DYNAMIC_REV;
 	es.s_log_block_size = log;

@@ -285,7 +285,9 @@ static void test_allocation_reclaims(struct ktest *t)
 	KT_ASSERT_EQ(t, fake_file_init(&ff, "reclaim", 1, n), 0);
 	mm_get_stats(&st0);
 	KT_EXPECT_EQ(t, st0.cache_pool, POOL_PAGES);
-	KT_EXPECT_EQ(t, st0.cache_free, POOL_PAGES);
+	/* the file's page index is a workload's object: pool frames, as Linux's radix nodes */
+	KT_EXPECT_GT(t, st0.kernel_objs, 0);
+	KT_EXPECT_EQ(t, st0.cache_free + st0.kernel_objs, POOL_PAGES);
 	for (i = 0; i < n; i++)
 		KT_ASSERT_TRUE(t, cache_new_page(&ff.mapping, i, true) != NULL);
 	mm_get_stats(&st1);
@@ -324,6 +326,7 @@ static void test_allocation_reclaims(struct ktest *t)
 /* With every cached page in use there is nothing to reclaim: NULL, not a hang. */
 static void test_oom_when_nothing_reclaimable(struct ktest *t)
 {
+	struct mm_stats st;
 	struct fake_file ff;
 	unsigned long i, cached = 0;
 	struct page *p;
@@ -339,7 +342,9 @@ static void test_oom_when_nothing_reclaimable(struct ktest *t)
 		unlock_page(p); /* keep our reference: pinned */
 		cached++;
 	}
-	KT_EXPECT_EQ(t, cached, POOL_PAGES);
+	mm_get_stats(&st);
+	/* every frame holds a pinned page or the file's page index (pool frames too) */
+	KT_EXPECT_EQ(t, cached + st.kernel_objs, POOL_PAGES);
 	KT_EXPECT_TRUE(t, page_cache_alloc(&ff.mapping) == NULL);
 	for (i = 0; i < cached; i++) {
 		p = find_get_page(&ff.mapping, i);
@@ -386,10 +391,54 @@ static void test_pool_default(struct ktest *t)
 	KT_EXPECT_EQ(t, cache_pool_init(63), -EINVAL);
 }
 
+/*
+ * A workload's objects (GFP_WORKLOAD) come out of the page cache's pool, and
+ * the page cache gives way to them: with the pool full of cached pages, the
+ * objects still come, by reclaim; they are counted as kernel objects, not
+ * page cache, and given back they leave the pool whole. Page-sized ones are
+ * a frame each (ksize a page, whatever the frame's pool number).
+ */
+static void test_workload_objects_from_pool(struct ktest *t)
+{
+	struct fake_file ff;
+	struct mm_stats st0, st1, st2;
+	unsigned long i, n = 2000;
+	void *small[600], *page[20];
+
+	KT_ASSERT_TRUE(t, one_block_layout());
+	KT_ASSERT_EQ(t, cache_pool_init(POOL_PAGES), 0);
+	KT_ASSERT_EQ(t, fake_file_init(&ff, "giveway", 1, n), 0);
+	for (i = 0; i < n; i++)
+		KT_ASSERT_TRUE(t, cache_new_page(&ff.mapping, i, true) != NULL);
+	mm_get_stats(&st0);
+	for (i = 0; i < ARRAY_SIZE(small); i++)
+		KT_ASSERT_TRUE(t, (small[i] = kmalloc(512, GFP_WORKLOAD)) != NULL);
+	for (i = 0; i < ARRAY_SIZE(page); i++) {
+		KT_ASSERT_TRUE(t, (page[i] = kmalloc(PAGE_SIZE, GFP_WORKLOAD)) != NULL);
+		KT_EXPECT_EQ(t, ksize(page[i]), PAGE_SIZE);
+	}
+	mm_get_stats(&st1);
+	/* 600 objects of 512 bytes: 75 slabs; 20 frames of their own */
+	KT_EXPECT_EQ(t, st1.kernel_objs - st0.kernel_objs, 75 + 20);
+	KT_EXPECT_EQ(t, st1.kernel_obj_slab - st0.kernel_obj_slab, 75 + 20);
+	KT_EXPECT_GT(t, st1.reclaimed, st0.reclaimed); /* the page cache gave way */
+	KT_EXPECT_EQ(t, st1.cached + st1.kernel_objs + st1.cache_free, POOL_PAGES);
+	KT_EXPECT_EQ(t, st1.free, st0.free);		/* the heap untouched */
+	for (i = 0; i < ARRAY_SIZE(small); i++)
+		kfree(small[i]);
+	for (i = 0; i < ARRAY_SIZE(page); i++)
+		kfree(page[i]);
+	mm_get_stats(&st2);
+	KT_EXPECT_EQ(t, st2.kernel_objs, st0.kernel_objs); /* empty slabs back at once */
+	KT_EXPECT_EQ(t, st2.cached + st2.kernel_objs + st2.cache_free, POOL_PAGES);
+	address_space_release(&ff.mapping);
+}
+
 KTEST_SUITE(mm_buddy_host, NULL, KTEST_CASE(test_split_exact),
 	    KTEST_CASE(test_coalesce_any_free_order), KTEST_CASE(test_exhaustion_exact),
 	    KTEST_CASE(test_holes_split_blocks),
 	    KTEST_CASE(test_reserved_and_frame0_never_returned),
 	    KTEST_CASE(test_flags_cleared_on_every_frame), KTEST_CASE(test_mm_init_refusals),
 	    KTEST_CASE(test_allocation_reclaims), KTEST_CASE(test_high_order_under_pressure),
-	    KTEST_CASE(test_oom_when_nothing_reclaimable), KTEST_CASE(test_pool_default));
+	    KTEST_CASE(test_oom_when_nothing_reclaimable), KTEST_CASE(test_pool_default),
+	    KTEST_CASE(test_workload_objects_from_pool));

@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 	}
 	fclose(f);
 	if (len > IOLOG_REPLAY_LOG_MAX) {
-		fprintf(stderr, "iologinfo: %s: %zu bytes; the replay reads up to %u MiB\n", path,
+		fprintf(stderr, "iologinfo: %s: %zu bytes; the replay parses up to %u MiB\n", path,
 			len, IOLOG_REPLAY_LOG_MAX >> 20);
 		return 1;
 	}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Capacity at a smaller scale than tools/capacity's (docs/capacity.md): what a
+# workload creates comes out of the page cache's RAM (docs/memory.md), so in
+# mem=64M 400 paced readers and 256 sysbench threads run, every byte
+# verified, a reader costing what docs/memory.md says, and a replay of 2000
+# files and 20,000 reads holds its log and tables in RAM; meminfo shows what
+# the objects held, and they are all given back. Too many readers for the RAM
+# (4000 in 64M) is one error line naming what ran out and what would make room.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/qemu/lib.sh
+tap_plan 9
+
+need_bench_image smoke
+IMG=build/img/bench-smoke.img
+
+qemu --mem 64M --disk "$IMG" --timeout 300 -- \
+	"run=bench thrash streams=400 rate=1K interval=1 tail=2;bench sysbench threads=256 requests=512;meminfo;bench thrash streams=4000 rate=1K interval=1 tail=1"
+check() { # check NAME PYTHON-EXPRESSION: over R (bench RESULTs) and M (meminfo)
+	if python3 - "$QOUT" "$2" <<'PY'
+import sys
+import results
+rows = results.from_log(sys.argv[1])
+R = [r for r in rows if r.get("cmd") == "bench"]
+M = results.first(rows, "meminfo") or {}
+def one(w):
+    m = [r for r in R if r.get("workload") == w]
+    return m[0] if len(m) == 1 else {}
+ok = eval(sys.argv[2])
+if not ok:
+    print("# " + repr([R, M])[:600])
+sys.exit(0 if ok else 1)
+PY
+	then tap_ok "$1"; else tap_not_ok "$1"; fi
+}
+check "mem=64M: 400 paced readers ran, every byte verified" \
+	'one("thrash").get("streams") == 400 and one("thrash").get("verified") is True'
+# a stack (8 KiB), a file (a 2 KiB object), a 16-byte path, a 4 KiB buffer, 112 bytes of state
+check "a reader holds 14,464 bytes of the page cache's RAM, as docs/memory.md itemizes" \
+	'14400 <= one("thrash").get("reader_bytes", 0) <= 14600'
+check "mem=64M: 256 sysbench threads ran, every byte verified" \
+	'one("sysbench").get("threads") == 256 and one("sysbench").get("verified") is True'
+check "meminfo: the threads' stacks and buffers given back, the page cache's RAM whole" \
+	'M.get("stacks") == 2 and M.get("vmalloc_kb") == 0 and M.get("kernel_obj_failures") == 0'
+errs=$(grep -c '^error: ' "$QOUT")
+tap_is "$errs" 1 "mem=64M, 4000 readers: one error line"
+tap_grep "^error: bench thrash: .*no memory (for|to) .*[0-9]+[ -]bytes?.*: the page cache's RAM is [0-9]+ MiB, of which kernel objects hold .* a larger mem= .*makes room" \
+	"$QOUT" "mem=64M, 4000 readers: the error names what ran out, how much, and what makes room"
+
+# --- a replay whose log and tables live in RAM ---------------------------------------------
+mkdir -p build/capacity
+LOG=build/capacity/cap-2k.log
+[ -f "$LOG" ] || tests/replay/make-capacity-log 2000 20000 "$LOG"
+RIMG=$(tools/mkbench --iolog "$LOG" --timing asap 2>"$TAP_TMP/mkbench.log")
+if [ ! -f "$RIMG" ]; then
+	sed 's/^/# /' "$TAP_TMP/mkbench.log"
+	echo "Bail out! tools/mkbench --iolog $LOG failed"
+	exit 1
+fi
+qemu --mem 64M --disk "$RIMG" --timeout 300 -- "run=bench replay log=/replay/logs/cap-2k.log;meminfo"
+check "mem=64M: a replay of 2000 files and 20,000 reads, every byte verified" \
+	'one("replay").get("files") == 2000 and one("replay").get("log_reads") == 20000 and one("replay").get("verified") is True'
+check "the replay's log and tables came out of the page cache's RAM (kernel_objs_kb)" \
+	'one("replay").get("kernel_objs_kb", 0) * 1024 > 20000 * 32'
+check "meminfo after the replay: its tables given back" \
+	'M.get("vmalloc_kb") == 0 and M.get("kernel_obj_failures") == 0'
