@@ -3,15 +3,12 @@
  * provides these, so that kernel/ reaches memory through its own header
  * and never includes mm/.
  *
- *	mem_setup()		physical memory, the heap and the page cache's
- *				pool (mm/mem-setup.c), once, before the threads
  *	kernel_pages_alloc()	2^order contiguous pages (a thread's stack, a
  *				page table), their address or NULL
  */
 #ifndef KERNEL_MEMORY_H
 #define KERNEL_MEMORY_H
 
-int mem_setup(void);
 void *kernel_pages_alloc(unsigned int order);
 void kernel_pages_free(void *addr, unsigned int order);
 
