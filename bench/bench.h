@@ -66,10 +66,14 @@ struct bench_workload {
 		used, section("bench_workloads"), aligned(8))) = {         \
 		#wname, whelp, wparams, sizeof(wparams) / sizeof((wparams)[0]), wrun, wwarm}
 
+/* Latencies as a histogram, 8 buckets per power of two of ns (bench.c, rawread.c). */
 struct bench_lat {
 	uint64_t count, max_ns;
 	uint32_t buckets[BENCH_LAT_BUCKETS];
 };
+void bench_lat_add(struct bench_lat *l, uint64_t ns);
+/* The @pct percentile: the top of its bucket (at most the largest seen). */
+uint64_t bench_lat_percentile(const struct bench_lat *l, double pct);
 
 /* One run of a workload, and its current phase (one "test": one RESULT line). */
 struct bench {

@@ -357,152 +357,187 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Write "diskmodel: FNAME: " and the message into @err; returns -1, the parsers' failure. */
+static int __attribute__((format(printf, 4, 5)))
+dm_fail(char *err, size_t errlen, const char *fname, const char *fmt, ...)
+{
+	int o = snprintf(err, errlen, "diskmodel: %s: ", fname);
+	va_list ap;
+
+	if (o > 0 && (size_t)o < errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err + o, errlen - o, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* A parameter file is text of at most DM_FILE_MAX bytes: -1 (and @err) if not. */
+static int check_text(const char *fname, const char *text, size_t len, char *err, size_t errlen)
+{
+	const char *z = memchr(text, 0, len);
+	int at = 1;
+
+	if (len > DM_FILE_MAX)
+		return dm_fail(err, errlen, fname, "%zu bytes, more than a parameter file's %u",
+			       len, DM_FILE_MAX);
+	if (!z)
+		return 0;
+	for (const char *q = text; q < z; q++)
+		at += *q == '\n';
+	return dm_fail(err, errlen, fname, "line %d: a NUL byte; a parameter file is text", at);
+}
+
+/* A "name" or "desc" line: @v its text. */
+static int parse_name_desc(struct dm_parsed *pd, const char *key, char *v, int lineno,
+			   const char *fname, char *err, size_t errlen)
+{
+	if (!*v)
+		return dm_fail(err, errlen, fname, "line %d: '%s' needs a text\n", lineno, key);
+	if (strcmp(key, "name")) {
+		if (pd->drive.desc)
+			return dm_fail(err, errlen, fname, "line %d: a second 'desc' line\n",
+				       lineno);
+		pd->drive.desc = v;
+		return 0;
+	}
+	if (pd->drive.name)
+		return dm_fail(err, errlen, fname, "line %d: a second 'name' line\n", lineno);
+	if (strlen(v) > 40 || strpbrk(v, " \t\"'"))
+		return dm_fail(err, errlen, fname,
+			       "line %d: name '%s': one word of up to 40 characters\n", lineno, v);
+	pd->drive.name = v;
+	return 0;
+}
+
+/* A row: KEY [POSITION] VALUE UNIT [SOURCE...], @p after the key; pd->rows[@n]. */
+static int parse_row(struct dm_parsed *pd, int n, const char *key, char *p, int lineno,
+		     const char *fname, char *err, size_t errlen)
+{
+	const struct dm_key *k = key_of(key);
+	struct dm_param *r = &pd->rows[n];
+	char what[256], *w;
+
+#define FAIL(...) return dm_fail(err, errlen, fname, __VA_ARGS__)
+	if (!k) {
+		int o = 0;
+
+		for (int i = 0; i < NR_KEYS && o < (int)sizeof(what) - 20; i++)
+			o += snprintf(what + o, sizeof(what) - o, "%s%s", i ? " " : "",
+				      dm_keys[i].key);
+		FAIL("line %d: unknown key '%s' (known: name desc %s)\n", lineno, key, what);
+	}
+	describe_key(what, sizeof(what), k);
+	if (n == DM_ROWS_MAX)
+		FAIL("line %d: more than %d rows\n", lineno, DM_ROWS_MAX);
+	r->key = k->key;
+	if (k->tabled) {
+		w = next_word(&p);
+		if (!w || !parse_number(w, &r->at))
+			FAIL("line %d: '%s' wants a position then a value: %s\n", lineno, key,
+			     what);
+		if (!(r->at >= 0 && r->at <= 1))
+			FAIL("line %d: %s position %s is outside 0..1: %s\n", lineno, key, w,
+			     what);
+	}
+	w = next_word(&p);
+	if (!w || !parse_number(w, &r->value))
+		FAIL("line %d: '%s' wants a number%s: %s\n", lineno, key,
+		     w ? "" : " (none given)", what);
+	if (!(r->value >= k->min && r->value <= k->max) ||
+	    (k->integer && r->value != floor(r->value)))
+		FAIL("line %d: %s %s is out of range: %s\n", lineno, key, w, what);
+	w = next_word(&p);
+	if (!w || strcmp(w, k->unit))
+		FAIL("line %d: '%s' is in %s, not '%s': %s\n", lineno, key, k->unit,
+		     w ? w : "(no unit)", what);
+	r->unit = k->unit;
+	r->source = *trim(p) ? trim(p) : "(file)";
+	for (int i = 0; i < n && !k->tabled; i++)
+		if (pd->rows[i].key == r->key)
+			FAIL("line %d: '%s' again (first given on an earlier line)\n", lineno,
+			     key);
+#undef FAIL
+	return 0;
+}
+
+/* One line (cut at its end): a comment, name, desc or a row; -1 after an error. */
+static int parse_line(struct dm_parsed *pd, int *n, char *s, int lineno, const char *fname,
+		      char *err, size_t errlen)
+{
+	char *p, *key;
+
+	if (strlen(s) > DM_LINE_MAX)
+		return dm_fail(err, errlen, fname, "line %d: longer than %d characters\n", lineno,
+			       DM_LINE_MAX);
+	for (p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\t' && *p != '\r')
+			return dm_fail(err, errlen, fname,
+				       "line %d: a control character (%#x); a parameter file "
+				       "is text\n",
+				       lineno, (unsigned char)*p);
+	p = s;
+	key = next_word(&p);
+	if (!key || key[0] == '#')
+		return 0;
+	if (!strcmp(key, "name") || !strcmp(key, "desc"))
+		return parse_name_desc(pd, key, trim(p), lineno, fname, err, errlen);
+	if (parse_row(pd, *n, key, p, lineno, fname, err, errlen))
+		return -1;
+	(*n)++;
+	return 0;
+}
+
 struct dm_drive *dm_parse_params(const char *fname, const char *text, size_t len, char *err,
 				 size_t errlen)
 {
 	struct dm_parsed *pd;
-	char *s, *line, what[256];
-	int lineno = 0, n = 0;
+	struct dm_config *c;
+	char *s, *line, msg[384];
+	struct dm_err e = {msg, sizeof(msg)};
+	int lineno = 0, n = 0, bad;
 
-#define FAIL(...)                                                          \
-	do {                                                               \
-		int __o = snprintf(err, errlen, "diskmodel: %s: ", fname); \
-		if (__o > 0 && (size_t)__o < errlen)                       \
-			snprintf(err + __o, errlen - __o, __VA_ARGS__);    \
-		goto fail;                                                 \
-	} while (0)
-
-	if (len > DM_FILE_MAX) {
-		snprintf(err, errlen, "diskmodel: %s: %zu bytes, more than a parameter file's %u",
-			 fname, len, DM_FILE_MAX);
+	if (check_text(fname, text, len, err, errlen))
 		return NULL;
-	}
-	if (memchr(text, 0, len)) {
-		const char *z = memchr(text, 0, len);
-		int at = 1;
-
-		for (const char *q = text; q < z; q++)
-			at += *q == '\n';
-		snprintf(err, errlen,
-			 "diskmodel: %s: line %d: a NUL byte; a parameter file is text", fname, at);
-		return NULL;
-	}
 	pd = kzalloc(sizeof(*pd) + len + 1);
 	if (!pd) {
-		snprintf(err, errlen, "diskmodel: %s: out of memory for the parameter table",
-			 fname);
+		dm_fail(err, errlen, fname, "out of memory for the parameter table");
 		return NULL;
 	}
 	memcpy(pd->text, text, len);
 	pd->text[len] = 0;
 	pd->drive.params = pd->rows;
 	for (s = pd->text; s && *s; s = line) {
-		char *eol = strchr(s, '\n'), *p, *key, *w;
-		const struct dm_key *k;
-		struct dm_param *r;
+		char *eol = strchr(s, '\n');
 
 		lineno++;
 		line = eol ? eol + 1 : NULL;
 		if (eol)
 			*eol = 0;
-		if (strlen(s) > DM_LINE_MAX)
-			FAIL("line %d: longer than %d characters\n", lineno, DM_LINE_MAX);
-		for (p = s; *p; p++)
-			if ((unsigned char)*p < 0x20 && *p != '\t' && *p != '\r')
-				FAIL("line %d: a control character (%#x); a parameter file is "
-				     "text\n",
-				     lineno, (unsigned char)*p);
-		p = s;
-		key = next_word(&p);
-		if (!key || key[0] == '#')
-			continue;
-		if (!strcmp(key, "name") || !strcmp(key, "desc")) {
-			char *v = trim(p);
-
-			if (!*v)
-				FAIL("line %d: '%s' needs a text\n", lineno, key);
-			if (!strcmp(key, "name")) {
-				if (pd->drive.name)
-					FAIL("line %d: a second 'name' line\n", lineno);
-				if (strlen(v) > 40 || strpbrk(v, " \t\"'"))
-					FAIL("line %d: name '%s': one word of up to 40 "
-					     "characters\n",
-					     lineno, v);
-				pd->drive.name = v;
-			} else {
-				if (pd->drive.desc)
-					FAIL("line %d: a second 'desc' line\n", lineno);
-				pd->drive.desc = v;
-			}
-			continue;
-		}
-		k = key_of(key);
-		if (!k) {
-			int o = 0;
-
-			for (int i = 0; i < NR_KEYS && o < (int)sizeof(what) - 20; i++)
-				o += snprintf(what + o, sizeof(what) - o, "%s%s", i ? " " : "",
-					      dm_keys[i].key);
-			FAIL("line %d: unknown key '%s' (known: name desc %s)\n", lineno, key,
-			     what);
-		}
-		describe_key(what, sizeof(what), k);
-		if (n == DM_ROWS_MAX)
-			FAIL("line %d: more than %d rows\n", lineno, DM_ROWS_MAX);
-		r = &pd->rows[n];
-		r->key = k->key;
-		if (k->tabled) {
-			w = next_word(&p);
-			if (!w || !parse_number(w, &r->at))
-				FAIL("line %d: '%s' wants a position then a value: %s\n", lineno,
-				     key, what);
-			if (!(r->at >= 0 && r->at <= 1))
-				FAIL("line %d: %s position %s is outside 0..1: %s\n", lineno, key,
-				     w, what);
-		}
-		w = next_word(&p);
-		if (!w || !parse_number(w, &r->value))
-			FAIL("line %d: '%s' wants a number%s: %s\n", lineno, key,
-			     w ? "" : " (none given)", what);
-		if (!(r->value >= k->min && r->value <= k->max) ||
-		    (k->integer && r->value != floor(r->value)))
-			FAIL("line %d: %s %s is out of range: %s\n", lineno, key, w, what);
-		w = next_word(&p);
-		if (!w || strcmp(w, k->unit))
-			FAIL("line %d: '%s' is in %s, not '%s': %s\n", lineno, key, k->unit,
-			     w ? w : "(no unit)", what);
-		r->unit = k->unit;
-		r->source = *trim(p) ? trim(p) : "(file)";
-		for (int i = 0; i < n && !k->tabled; i++)
-			if (pd->rows[i].key == r->key)
-				FAIL("line %d: '%s' again (first given on an earlier line)\n",
-				     lineno, key);
-		n++;
+		if (parse_line(pd, &n, s, lineno, fname, err, errlen))
+			goto fail;
 	}
 	pd->drive.nr_params = n;
 	if (!pd->drive.name)
 		pd->drive.name = "file";
 	if (!pd->drive.desc)
 		pd->drive.desc = fname;
-	{
-		/* the whole-table checks: missing keys, choices, tabled rows */
-		struct dm_config *c = kmalloc(sizeof(*c));
-		char msg[384];
-		struct dm_err e = {msg, sizeof(msg)};
-		int bad;
-
-		if (!c)
-			FAIL("out of memory checking the table\n");
-		bad = config_check(&pd->drive, c, &e);
-		kfree(c);
-		if (bad)
-			FAIL("line %d (the end of the file): %s\n", lineno, msg);
+	/* the whole-table checks: missing keys, choices, tabled rows */
+	c = kmalloc(sizeof(*c));
+	if (!c) {
+		dm_fail(err, errlen, fname, "out of memory checking the table\n");
+		goto fail;
+	}
+	bad = config_check(&pd->drive, c, &e);
+	kfree(c);
+	if (bad) {
+		dm_fail(err, errlen, fname, "line %d (the end of the file): %s\n", lineno, msg);
+		goto fail;
 	}
 	return &pd->drive;
 fail:
 	kfree(pd);
 	return NULL;
-#undef FAIL
 }
 
 void dm_drive_free(struct dm_drive *d)
