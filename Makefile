@@ -42,7 +42,7 @@ HOST_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 
 # Every directory contributes sources; fragments (*/host.mk) list what also
 # builds on the host and the host test programs.
-KSRCS := $(wildcard boot/*.S boot/*.c kernel/*.c mm/*.c drivers/*.c fs/*.c bench/*.c \
+KSRCS := $(wildcard boot/*.S boot/*.c kernel/*.c mm/*.c drivers/*.c fs/*.c bench/*.c init/*.c \
 	tests/kernel/*.c tests/common/*.c) $(EXTRA_KSRCS)
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(KSRCS))
 

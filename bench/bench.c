@@ -66,7 +66,14 @@ static uint64_t lat_bucket_top(unsigned int i)
 	return ((8ULL + sub + 1) << (lg - 3)) - 1;
 }
 
-static uint64_t lat_percentile(const struct bench_lat *l, double pct)
+void bench_lat_add(struct bench_lat *l, uint64_t ns)
+{
+	l->count++;
+	l->buckets[lat_bucket(ns)]++;
+	l->max_ns = max(l->max_ns, ns);
+}
+
+uint64_t bench_lat_percentile(const struct bench_lat *l, double pct)
 {
 	uint64_t want = (uint64_t)((double)l->count * pct / 100.0), seen = 0;
 
@@ -438,51 +445,34 @@ void bench_result_double(struct bench *b, const char *key, double v, int decimal
 	extra_append(b, ",\"%s\":%.*f", key, decimals, v);
 }
 
-int bench_phase_end(struct bench *b)
+/* The phase's readahead counters since its start: its file's, or its mapping's (many files). */
+static __attribute__((noinline)) void phase_ra_stats(struct bench *b, struct ra_stats *ra)
 {
-	uint64_t ns = max_t(uint64_t, ktime_ns() - b->t0, 1);
-	struct bench_harness h;
-	double secs;
-	struct ra_stats ra = {0}, ra1;
-	uint64_t reads = 0, sectors = 0, m1[8];
-	bool verified;
-	struct result r;
+	struct ra_stats ra1;
+
+	if (b->file) {
+		ra_file_stats(&b->file->f_ra, &ra1);
+		b->ra_pages_end = b->file->f_ra.ra_pages;
+	} else {
+		/* many files of one mapping: each one's count would be the mapping's */
+		ra1 = b->ra_end;
+		ra1.thrashed_pages =
+			ra_global_stats.thrashed_pages - b->global0.thrashed_pages;
+		ra1.thrashed_windows =
+			ra_global_stats.thrashed_windows - b->global0.thrashed_windows;
+	}
+	ra_stats_sub(ra, &ra1, &b->ra0);
+}
+
+/* The phase's console line. */
+static __attribute__((noinline)) void phase_print(const struct bench *b, double secs,
+						  const struct ra_stats *rap, uint64_t reads,
+						  uint64_t sectors, const uint64_t *m1, bool verified)
+{
+	const struct ra_stats ra = *rap;
 	char leadbuf[48];
 	int lead;
 
-	/* the report is the harness too: verify=1 and verify=0 take different branches in it */
-	bench_harness_begin(b, &h);
-	secs = (double)ns / 1e9;
-	verified = b->verify && b->bytes && b->checked_bytes == b->bytes && !b->bad_bytes &&
-		   !b->errors;
-	if (b->file || b->ra_end_valid) {
-		if (b->file) {
-			ra_file_stats(&b->file->f_ra, &ra1);
-			b->ra_pages_end = b->file->f_ra.ra_pages;
-		} else {
-			/* many files of one mapping: each one's count would be the mapping's */
-			ra1 = b->ra_end;
-			ra1.thrashed_pages =
-				ra_global_stats.thrashed_pages - b->global0.thrashed_pages;
-			ra1.thrashed_windows =
-				ra_global_stats.thrashed_windows - b->global0.thrashed_windows;
-		}
-		ra_stats_sub(&ra, &ra1, &b->ra0);
-	}
-	if (b->bdev) {
-		reads = b->bdev->stats.ios[0] - b->disk0.ios[0];
-		sectors = b->bdev->stats.sectors[0] - b->disk0.sectors[0];
-	}
-	model_snapshot(b->bdev, m1);
-	b->secs = secs;
-	b->disk_reads = reads;
-	b->mbps = (double)b->bytes / 1e6 / secs;
-	/*
-	 * The file's stall counter adds up every reader's: with N readers it
-	 * reaches N times the run. A fraction of the readers' time, so that it
-	 * stays within [0, 1] (one reader: of the run).
-	 */
-	b->stall_frac = (double)ra.stall_ns / ((double)ns * (double)max(b->readers, 1U));
 	lead = ra_lead_median_bucket(&ra);
 	if (lead < 0)
 		snprintf(leadbuf, sizeof(leadbuf), "no page used");
@@ -495,8 +485,8 @@ int bench_phase_end(struct bench *b)
 	       "%s\n",
 	       b->w->name, b->test, (unsigned long long)(b->bytes >> 10), secs,
 	       (double)b->bytes / 1024 / secs, b->mbps, (unsigned long long)b->lat.count,
-	       (unsigned long long)(lat_percentile(&b->lat, 50) / 1000),
-	       (unsigned long long)(lat_percentile(&b->lat, 99) / 1000), b->cold ? "cold" : "warm",
+	       (unsigned long long)(bench_lat_percentile(&b->lat, 50) / 1000),
+	       (unsigned long long)(bench_lat_percentile(&b->lat, 99) / 1000), b->cold ? "cold" : "warm",
 	       (unsigned long long)reads,
 	       reads ? (double)sectors / 2.0 / (double)reads : 0.0,
 	       (unsigned long long)(m1[4] - b->model0[4]), b->ra->name, ra_stats_calls(&ra),
@@ -507,6 +497,31 @@ int bench_phase_end(struct bench *b)
 	       : b->bad_bytes ? "WRONG DATA"
 	       : b->errors    ? "READ ERRORS"
 			      : "not a pattern file");
+}
+
+/* The disk model's keys: what it did during the phase (@m1 its counters now). */
+static void phase_result_model(const struct bench *b, struct result *r, const uint64_t *m1)
+{
+	if (!b->bdev || !b->bdev->dmodel)
+		return;
+	result_u64(r, "dm_commands", m1[0] - b->model0[0]);
+	result_double(r, "dm_seek_secs", (double)(m1[1] - b->model0[1]) / 1e9, 4);
+	result_double(r, "dm_rotate_secs", (double)(m1[2] - b->model0[2]) / 1e9, 4);
+	result_double(r, "dm_media_secs", (double)(m1[3] - b->model0[3]) / 1e9, 4);
+	result_u64(r, "dm_buffer_hits", m1[4] - b->model0[4]);
+	result_u64(r, "dm_lookahead_hits", m1[5] - b->model0[5]);
+	result_u64(r, "dm_seeks", m1[6] - b->model0[6]);
+	result_double(r, "dm_busy_secs", (double)(m1[7] - b->model0[7]) / 1e9, 4);
+}
+
+/* The phase's RESULT line, with the workload's own keys. */
+static __attribute__((noinline)) void phase_result(const struct bench *b, double secs,
+						   const struct ra_stats *rap, uint64_t reads,
+						   uint64_t sectors, const uint64_t *m1, bool verified)
+{
+	const struct ra_stats ra = *rap;
+	struct result r;
+
 	result_begin(&r, "bench");
 	result_str(&r, "workload", b->w->name);
 	result_str(&r, "test", b->test);
@@ -526,9 +541,9 @@ int bench_phase_end(struct bench *b)
 	result_double(&r, "kbps", (double)b->bytes / 1024 / secs, 2);
 	result_double(&r, "iops", (double)b->lat.count / secs, 1);
 	result_u64(&r, "calls", b->lat.count);
-	result_u64(&r, "p50_us", lat_percentile(&b->lat, 50) / 1000);
-	result_u64(&r, "p99_us", lat_percentile(&b->lat, 99) / 1000);
-	result_u64(&r, "p999_us", lat_percentile(&b->lat, 99.9) / 1000);
+	result_u64(&r, "p50_us", bench_lat_percentile(&b->lat, 50) / 1000);
+	result_u64(&r, "p99_us", bench_lat_percentile(&b->lat, 99) / 1000);
+	result_u64(&r, "p999_us", bench_lat_percentile(&b->lat, 99.9) / 1000);
 	result_u64(&r, "max_us", b->lat.max_ns / 1000);
 	result_u64(&r, "disk_reads", reads);
 	result_double(&r, "avg_req_kb", reads ? (double)sectors / 2.0 / (double)reads : 0.0, 1);
@@ -540,16 +555,7 @@ int bench_phase_end(struct bench *b)
 	result_double(&r, "stall_frac", b->stall_frac, 4);
 	result_double(&r, "ra_decide_secs", (double)ra.decide_ns / 1e9, 6);
 	result_double(&r, "ra_decide_wait_secs", (double)ra.decide_wait_ns / 1e9, 6);
-	if (b->bdev && b->bdev->dmodel) {
-		result_u64(&r, "dm_commands", m1[0] - b->model0[0]);
-		result_double(&r, "dm_seek_secs", (double)(m1[1] - b->model0[1]) / 1e9, 4);
-		result_double(&r, "dm_rotate_secs", (double)(m1[2] - b->model0[2]) / 1e9, 4);
-		result_double(&r, "dm_media_secs", (double)(m1[3] - b->model0[3]) / 1e9, 4);
-		result_u64(&r, "dm_buffer_hits", m1[4] - b->model0[4]);
-		result_u64(&r, "dm_lookahead_hits", m1[5] - b->model0[5]);
-		result_u64(&r, "dm_seeks", m1[6] - b->model0[6]);
-		result_double(&r, "dm_busy_secs", (double)(m1[7] - b->model0[7]) / 1e9, 4);
-	}
+	phase_result_model(b, &r, m1);
 	result_str(&r, "clock", ktime_clock_name());
 	result_str(&r, "disk", b->bdev ? blk_disk_kind(b->bdev) : "none");
 	result_bool(&r, "cold", b->cold);
@@ -575,6 +581,40 @@ int bench_phase_end(struct bench *b)
 		}
 	}
 	result_end(&r);
+}
+
+int bench_phase_end(struct bench *b)
+{
+	uint64_t ns = max_t(uint64_t, ktime_ns() - b->t0, 1);
+	struct bench_harness h;
+	double secs;
+	struct ra_stats ra = {0};
+	uint64_t reads = 0, sectors = 0, m1[8];
+	bool verified;
+
+	/* the report is the harness too: verify=1 and verify=0 take different branches in it */
+	bench_harness_begin(b, &h);
+	secs = (double)ns / 1e9;
+	verified = b->verify && b->bytes && b->checked_bytes == b->bytes && !b->bad_bytes &&
+		   !b->errors;
+	if (b->file || b->ra_end_valid)
+		phase_ra_stats(b, &ra);
+	if (b->bdev) {
+		reads = b->bdev->stats.ios[0] - b->disk0.ios[0];
+		sectors = b->bdev->stats.sectors[0] - b->disk0.sectors[0];
+	}
+	model_snapshot(b->bdev, m1);
+	b->secs = secs;
+	b->disk_reads = reads;
+	b->mbps = (double)b->bytes / 1e6 / secs;
+	/*
+	 * The file's stall counter adds up every reader's: with N readers it
+	 * reaches N times the run. A fraction of the readers' time, so that it
+	 * stays within [0, 1] (one reader: of the run).
+	 */
+	b->stall_frac = (double)ra.stall_ns / ((double)ns * (double)max(b->readers, 1U));
+	phase_print(b, secs, &ra, reads, sectors, m1, verified);
+	phase_result(b, secs, &ra, reads, sectors, m1, verified);
 	if (b->suite)
 		bench_suite_record(b, bench_suite_column());
 	b->ra_collect = false;

@@ -52,6 +52,13 @@ struct bench_param {
 
 struct bench;
 
+/* A phase as one row of a suite's table (bench/suites.c): its label, unit and figure. */
+struct bench_row {
+	char label[48];
+	const char *unit; /* "KB/s" (higher is better), "s", "stall" (lower is better) */
+	double v;
+};
+
 struct bench_workload {
 	const char *name;
 	const char *help;
@@ -59,17 +66,32 @@ struct bench_workload {
 	unsigned int nr_params;
 	int (*run)(struct bench *b);
 	bool warm; /* in a suite, runs on the cache the previous run left */
+	/*
+	 * Its phase's row in a suite's table, which the workload knows best;
+	 * NULL: bench_row_secs(), "NAME TEST" (" ra=off" without readahead) in
+	 * seconds. tools/bench-report reads the rows the kernel made.
+	 */
+	void (*row)(const struct bench *b, struct bench_row *r);
 };
 
-#define BENCH_WORKLOAD(wname, whelp, wparams, wrun, wwarm)                 \
+#define BENCH_WORKLOAD(wname, whelp, wparams, wrun, wwarm) \
+	BENCH_WORKLOAD_ROW(wname, whelp, wparams, wrun, wwarm, NULL)
+/* A workload whose phases have a row of their own in a suite's table (struct bench_row). */
+#define BENCH_WORKLOAD_ROW(wname, whelp, wparams, wrun, wwarm, wrow)       \
 	static const struct bench_workload __bench_##wname __attribute__(( \
 		used, section("bench_workloads"), aligned(8))) = {         \
-		#wname, whelp, wparams, sizeof(wparams) / sizeof((wparams)[0]), wrun, wwarm}
+		#wname, whelp, wparams, sizeof(wparams) / sizeof((wparams)[0]), wrun, wwarm, wrow}
+/* The default row: "NAME TEST", and " ra=off" without readahead; seconds. */
+void bench_row_secs(const struct bench *b, struct bench_row *r);
 
+/* Latencies as a histogram, 8 buckets per power of two of ns (bench.c, rawread.c). */
 struct bench_lat {
 	uint64_t count, max_ns;
 	uint32_t buckets[BENCH_LAT_BUCKETS];
 };
+void bench_lat_add(struct bench_lat *l, uint64_t ns);
+/* The @pct percentile: the top of its bucket (at most the largest seen). */
+uint64_t bench_lat_percentile(const struct bench_lat *l, double pct);
 
 /* One run of a workload, and its current phase (one "test": one RESULT line). */
 struct bench {

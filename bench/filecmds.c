@@ -2,8 +2,8 @@
  * What the file commands share (bench/filecmds.h): the disk's counters and
  * the time around a command and the RESULT keys they give (path, bytes,
  * secs, mbps, crc32, disk_reads, avg_req_kb, the disk model's buffer hits),
- * and a regular file opened with the command's ra= and ra_kb=. mmapcat,
- * splicecat, readahead, rastreams and walk use them; cat measures on its own.
+ * and a regular file opened with the command's ra= and ra_kb=. cat, mmapcat,
+ * splicecat, readahead, rastreams and walk use them.
  */
 #include <stdio.h>
 
@@ -18,6 +18,7 @@ void measure_start(struct ra_measure *m, struct file *f)
 {
 	struct super_block *sb = f->f_inode->i_sb;
 
+	m->stopped = false;
 	m->bdev = sb ? sb->s_bdev : NULL;
 	if (m->bdev)
 		m->before = m->bdev->stats;
@@ -26,29 +27,57 @@ void measure_start(struct ra_measure *m, struct file *f)
 	m->t0 = ktime_ns();
 }
 
-void measure_result(struct result *r, const struct ra_measure *m, const char *path, uint64_t bytes,
-		    uint32_t crc)
+void measure_stop(struct ra_measure *m)
 {
-	uint64_t ns = max_t(uint64_t, ktime_ns() - m->t0, 1);
-	uint64_t reads = 0, sectors = 0;
-	double secs = (double)ns / 1e9;
-	char crcs[12];
-
+	m->t1 = ktime_ns();
+	m->reads = m->sectors = 0;
 	if (m->bdev) {
-		reads = m->bdev->stats.ios[0] - m->before.ios[0];
-		sectors = m->bdev->stats.sectors[0] - m->before.sectors[0];
+		m->reads = m->bdev->stats.ios[0] - m->before.ios[0];
+		m->sectors = m->bdev->stats.sectors[0] - m->before.sectors[0];
 	}
-	snprintf(crcs, sizeof(crcs), "%08x", crc);
+	m->hits = blk_model_buffer_hits(m->bdev) - m->hits0;
+	m->stopped = true;
+}
+
+double measure_secs(const struct ra_measure *m)
+{
+	return (double)max_t(uint64_t, m->t1 - m->t0, 1) / 1e9;
+}
+
+double measure_avg_req_kb(const struct ra_measure *m)
+{
+	return m->reads ? (double)m->sectors / 2.0 / (double)m->reads : 0.0;
+}
+
+void measure_keys(struct result *r, const struct ra_measure *m, const char *path, uint64_t bytes,
+		  const char *crc)
+{
+	struct ra_measure end = *m;
+	double secs;
+
+	if (!end.stopped)
+		measure_stop(&end);
+	secs = measure_secs(&end);
 	result_str(r, "path", path);
 	result_u64(r, "bytes", bytes);
 	result_double(r, "secs", secs, 6);
 	result_double(r, "mbps", (double)bytes / 1e6 / secs, 2);
-	result_str(r, "crc32", crcs);
-	result_u64(r, "disk_reads", reads);
-	result_double(r, "avg_req_kb", reads ? (double)sectors / 2.0 / (double)reads : 0.0, 1);
-	if (m->bdev && m->bdev->dmodel)
-		result_u64(r, "dm_buffer_hits", blk_model_buffer_hits(m->bdev) - m->hits0);
-	result_timing(r, m->bdev);
+	if (crc)
+		result_str(r, "crc32", crc);
+	result_u64(r, "disk_reads", end.reads);
+	result_double(r, "avg_req_kb", measure_avg_req_kb(&end), 1);
+	if (end.bdev && end.bdev->dmodel)
+		result_u64(r, "dm_buffer_hits", end.hits);
+	result_timing(r, end.bdev);
+}
+
+void measure_result(struct result *r, const struct ra_measure *m, const char *path, uint64_t bytes,
+		    uint32_t crc)
+{
+	char crcs[12];
+
+	snprintf(crcs, sizeof(crcs), "%08x", crc);
+	measure_keys(r, m, path, bytes, crcs);
 }
 
 /* Open @path as a regular file and apply ra=/ra_kb= from @v (RA_KV_SPECS at @v[0..1]). */

@@ -20,7 +20,7 @@
  * bench pattern file (bench/pattern.h) word by word instead of a crc32;
  * verify=0 skips both, to measure the read path alone.
  *
- * All but cat measure with what this header declares (bench/filecmds.c).
+ * They measure with what this header declares (bench/filecmds.c).
  * `help` lists commands in the order their files are linked, bench/'s in
  * name order: these names keep the order it had, cat, walk, rastreams,
  * readahead, splicecat, mmapcat.
@@ -39,11 +39,25 @@ struct ra_measure {
 	struct disk_stats before;
 	uint64_t hits0; /* the disk model's buffer hits at the start */
 	uint64_t t0;
+	/* measure_stop(): the clock and the counters at the end */
+	bool stopped;
+	uint64_t t1, reads, sectors, hits;
 };
 
 /* Start measuring a command on @f's disk: the disk's counters, then the clock. */
 void measure_start(struct ra_measure *m, struct file *f);
-/* RESULT keys for what the command read since measure_start(): @bytes, their @crc. */
+/* End it: the clock, then what the disk did since measure_start(). */
+void measure_stop(struct ra_measure *m);
+/* Seconds (at least 1 ns) and the average disk request in KiB, once stopped. */
+double measure_secs(const struct ra_measure *m);
+double measure_avg_req_kb(const struct ra_measure *m);
+/*
+ * RESULT keys for what the command read: @bytes, their @crc (NULL: no crc32
+ * key), the disk's requests; up to measure_stop(), or to now if not stopped.
+ */
+void measure_keys(struct result *r, const struct ra_measure *m, const char *path, uint64_t bytes,
+		  const char *crc);
+/* measure_keys() with @crc as the crc32 key. */
 void measure_result(struct result *r, const struct ra_measure *m, const char *path, uint64_t bytes,
 		    uint32_t crc);
 /* Open @path as a regular file and apply ra=/ra_kb= from @v (RA_KV_SPECS at @v[0..1]). */

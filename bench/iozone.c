@@ -291,5 +291,22 @@ static int iozone_run(struct bench *b)
 	return err;
 }
 
-BENCH_WORKLOAD(iozone, "iozone's read tests: read, reread, reverse, stride, random, pread",
-	       iozone_params, iozone_run, false);
+/* A phase in a suite's table: iozone's own name for the test, KB/s. */
+static void iozone_row(const struct bench *b, struct bench_row *r)
+{
+	static const char *const names[][2] = {
+		{"read", "Read"},	   {"reread", "Re-read"},     {"reverse", "Reverse Read"},
+		{"stride", "Stride read"}, {"random", "Random read"}, {"pread", "Pread"},
+	};
+	const char *label = b->test;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(names[i][0], b->test))
+			label = names[i][1];
+	snprintf(r->label, sizeof(r->label), "%s", label);
+	r->unit = "KB/s";
+	r->v = b->secs > 0 ? (double)b->bytes / 1024 / b->secs : 0;
+}
+
+BENCH_WORKLOAD_ROW(iozone, "iozone's read tests: read, reread, reverse, stride, random, pread",
+		   iozone_params, iozone_run, false, iozone_row);

@@ -54,5 +54,14 @@ static int pipe_run(struct bench *b)
 	return err;
 }
 
-BENCH_WORKLOAD(pipeline, "a sequential reader computing think= ns per page: its stall fraction",
-	       pipe_params, pipe_run, false);
+/* A phase in a suite's table: its stall fraction, and whether the look-ahead marks were on. */
+static void pipe_row(const struct bench *b, struct bench_row *r)
+{
+	snprintf(r->label, sizeof(r->label), "pipeline %s%s", b->test,
+		 b->ra_async ? "" : " no-lookahead");
+	r->unit = "stall";
+	r->v = b->stall_frac;
+}
+
+BENCH_WORKLOAD_ROW(pipeline, "a sequential reader computing think= ns per page: its stall fraction",
+		   pipe_params, pipe_run, false, pipe_row);

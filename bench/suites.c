@@ -11,9 +11,10 @@
  * before each run unless the workload runs warm; then the suite's table: one row per test, one column per
  * algorithm, and the gain of the last column over the first, in the seeds'
  * format (with more than two algorithms, each column's change against the
- * first; ra=all runs every algorithm that reads ahead). Rows are KB/s for iozone (higher is better), seconds for
- * aiostress and the overhead tests (lower is better), the stall fraction
- * for the pipeline. A line that says ra=off runs once, as a baseline: the
+ * first; ra=all runs every algorithm that reads ahead). Each workload says
+ * how its phase reads as a row (struct bench_workload's row()): KB/s for
+ * iozone (higher is better), the stall fraction for the pipeline, seconds
+ * for the others (lower is better). A line that says ra=off runs once, as a baseline: the
  * overhead tests without readahead, from which tools/bench-report gives
  * the cost of one readahead decision; its rows are the table's own block,
  * not any algorithm's column. baseline=0 leaves those lines out and
@@ -183,48 +184,27 @@ static struct row *row_for(const char *label, const char *unit)
 	return &rows[nr_rows++];
 }
 
-static const char *iozone_label(const char *test)
+void bench_row_secs(const struct bench *b, struct bench_row *r)
 {
-	static const char *const names[][2] = {
-		{"read", "Read"},	   {"reread", "Re-read"},     {"reverse", "Reverse Read"},
-		{"stride", "Stride read"}, {"random", "Random read"}, {"pread", "Pread"},
-	};
-
-	for (unsigned int i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(names[i][0], test))
-			return names[i][1];
-	return test;
+	snprintf(r->label, sizeof(r->label), "%s %s%s", b->w->name, b->test,
+		 (b->ra->flags & RA_ALGO_NO_WINDOW) ? " ra=off" : "");
+	r->unit = "s";
+	r->v = b->secs;
 }
 
 static int suite_col = -1;
 
 void bench_suite_record(const struct bench *b, int col)
 {
-	char label[48];
-	const char *unit;
-	double v;
+	struct bench_row row;
 	struct row *r;
 
 	if (col < 0 || col > BASELINE_COL)
 		return;
-	if (!strcmp(b->w->name, "iozone")) {
-		snprintf(label, sizeof(label), "%s", iozone_label(b->test));
-		unit = "KB/s";
-		v = b->secs > 0 ? (double)b->bytes / 1024 / b->secs : 0;
-	} else if (!strcmp(b->w->name, "pipeline")) {
-		snprintf(label, sizeof(label), "pipeline %s%s", b->test,
-			 b->ra_async ? "" : " no-lookahead");
-		unit = "stall";
-		v = b->stall_frac;
-	} else {
-		snprintf(label, sizeof(label), "%s %s%s", b->w->name, b->test,
-			 (b->ra->flags & RA_ALGO_NO_WINDOW) ? " ra=off" : "");
-		unit = "s";
-		v = b->secs;
-	}
-	r = row_for(label, unit);
+	(b->w->row ? b->w->row : bench_row_secs)(b, &row);
+	r = row_for(row.label, row.unit);
 	if (r) {
-		r->v[col] = v;
+		r->v[col] = row.v;
 		r->have[col] = true;
 		r->cached[col] = !b->disk_reads;
 	}

@@ -7,8 +7,8 @@
  *	                              thresholds (as blockdev --setra)
  *
  * and the helpers the raw-device commands share (drivers/blk-cmd.h): rawread
- * is in drivers/blk-raw.c, blkcheck in drivers/blk-verify.c, their I/O
- * engine in drivers/blk-io.c.
+ * (bench/rawread.c) and blkcheck (bench/blkcheck.c), benchmarks on the block
+ * layer's I/O engine (drivers/blk-io.c).
  */
 #include <stdarg.h>
 #include <stdio.h>

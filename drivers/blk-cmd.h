@@ -1,6 +1,6 @@
 /*
  * Helpers the block layer's shell commands share (drivers/blk-cmd.c,
- * blk-raw.c, blk-verify.c, diskmodel-cmd.c): the /proc/diskstats-style lines
+ * bench/rawread.c, bench/blkcheck.c, drivers/diskmodel-cmd.c): the /proc/diskstats-style lines
  * of one disk, the disk=N argument, the disk=N filter with its JSON array,
  * and closing that array.
  */

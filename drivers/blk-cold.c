@@ -1,8 +1,6 @@
 /*
- * A cold start for a comparison: the page cache dropped and, on request,
- * the disk made cold too (kernel only).
- *
- *	drop_caches [disk=cold|warm]
+ * A cold disk for a comparison (kernel only): what drop_caches disk=cold
+ * (fs/drop_caches.c) does after the page cache is dropped.
  *
  * Linux's "echo 3 > /proc/sys/vm/drop_caches" empties the page cache and
  * leaves the drive alone: its buffer still holds what the last run read,
@@ -29,15 +27,12 @@
  */
 #include <stdio.h>
 
+#include "drivers/blk-io.h"
 #include "drivers/blkdev.h"
 #include "drivers/diskmodel.h"
-#include "kernel/cmd.h"
 #include "kernel/irq.h"
 #include "kernel/log.h"
-#include "kernel/result.h"
 #include "kernel/time.h"
-#include "mm/mm.h"
-#include "mm/pagemap.h"
 
 #define COLD_FLUSH_BYTES (32u << 20)
 #define COLD_CHUNK_PAGES 64 /* 256 KiB a read */
@@ -63,52 +58,40 @@ static int wait_idle(struct block_device *bdev)
 	return 0;
 }
 
-/* Read [start, start + count) sectors of @bdev in COLD_CHUNK_PAGES pieces, the data discarded. */
+/*
+ * Read [start, start + count) sectors of @bdev in COLD_CHUNK_PAGES pieces, one
+ * at a time on the block layer's I/O engine (drivers/blk-io.c), the data
+ * discarded.
+ */
 static int read_far_region(struct block_device *bdev, sector_t start, sector_t count)
 {
-	struct page *pages[COLD_CHUNK_PAGES] = {0};
 	const sector_t chunk = COLD_CHUNK_PAGES * (PAGE_SIZE / SECTOR_SIZE);
+	struct io_engine e = {0};
 	int err = 0;
 
-	for (int i = 0; i < COLD_CHUNK_PAGES; i++) {
-		pages[i] = alloc_page();
-		if (!pages[i]) {
-			pr_err("drop_caches: %s: no memory for %d pages to read the disk cold "
-			       "with\n",
-			       bdev->name, COLD_CHUNK_PAGES);
-			err = -ENOMEM;
-			goto out;
-		}
+	if (io_setup(&e, bdev, 1, COLD_CHUNK_PAGES * PAGE_SIZE, 0, false)) {
+		pr_err("drop_caches: %s: no memory for %d pages to read the disk cold with\n",
+		       bdev->name, COLD_CHUNK_PAGES);
+		if (e.slots)
+			io_free(&e);
+		return -ENOMEM;
 	}
 	for (sector_t s = start; s < start + count && !err; s += chunk) {
 		sector_t n = min_t(sector_t, chunk, start + count - s);
-		struct bio *bio = bio_alloc(COLD_CHUNK_PAGES);
+		struct io_slot *done;
 
-		if (!bio) {
-			pr_err("drop_caches: %s: no memory for a bio\n", bdev->name);
-			err = -ENOMEM;
-			break;
-		}
-		bio->bi_sector = s;
-		bio->bi_op = REQ_OP_READ;
-		for (unsigned int i = 0; i * (PAGE_SIZE / SECTOR_SIZE) < n; i++) {
-			uint32_t len = (uint32_t)min_t(sector_t, PAGE_SIZE / SECTOR_SIZE,
-						       n - i * (PAGE_SIZE / SECTOR_SIZE)) *
-				       SECTOR_SIZE;
-
-			bio_add_page(bio, pages[i], len, 0);
-		}
-		err = submit_bio_wait(bdev, bio);
-		if (err)
+		io_submit(&e.slots[0], REQ_OP_READ, s, (uint32_t)(n * SECTOR_SIZE), 0, s);
+		done = io_reap(&e, &e.slots[0]);
+		if (!done) /* io_reap() said so; the buffers stay (the I/O may still write) */
+			return -ETIMEDOUT;
+		if (done->bio->bi_status) {
 			pr_err("drop_caches: %s: read error at sector %llu (%d); the disk was not "
 			       "made cold\n",
-			       bdev->name, (unsigned long long)s, err);
-		bio_put(bio);
+			       bdev->name, (unsigned long long)s, done->bio->bi_status);
+			err = -EIO;
+		}
 	}
-out:
-	for (int i = 0; i < COLD_CHUNK_PAGES; i++)
-		if (pages[i])
-			free_pages(pages[i], 0);
+	io_free(&e);
 	return err;
 }
 
@@ -196,41 +179,3 @@ int blk_make_cold_all(int *cooled)
 		*cooled = n;
 	return err;
 }
-
-static int cmd_drop_caches(int argc, char **argv)
-{
-	static const char *const how[] = {"warm", "cold", NULL};
-	static const struct kv_spec specs[] = {
-		{"disk", KV_ENUM, how,
-		 "cold: make every disk cold too (its buffer, look-ahead, heads); default warm, as "
-		 "Linux's drop_caches"},
-	};
-	struct kv_value v[ARRAY_SIZE(specs)];
-	struct result r;
-	unsigned long n;
-	bool cold;
-	int err = 0, disks = 0;
-
-	if (kcmd_args(argc, argv, specs, ARRAY_SIZE(specs), v, NULL))
-		return -EINVAL;
-	if (!mm_ready()) {
-		pr_err("drop_caches: physical memory is not set up\n");
-		return -ENODEV;
-	}
-	cold = v[0].present && v[0].u == 1;
-	n = drop_pagecache();
-	printf("drop_caches: dropped %lu pages (%llu kB)\n", n,
-	       (unsigned long long)n * (PAGE_SIZE / 1024));
-	/* last, so the next command starts as soon after the cooling as every time */
-	if (cold)
-		err = blk_make_cold_all(&disks);
-	result_begin(&r, "drop_caches");
-	result_u64(&r, "dropped_pages", n);
-	result_bool(&r, "disk_cold", cold && !err);
-	if (cold)
-		result_u64(&r, "cold_disks", (uint64_t)disks);
-	result_end(&r);
-	return err;
-}
-KCMD(drop_caches, cmd_drop_caches, "drop_caches [disk=cold]",
-     "evict every clean, unused page-cache page; disk=cold: every disk's buffer too");

@@ -1,7 +1,7 @@
 /*
  * The block layer's asynchronous I/O engine for the raw-device commands
- * (drivers/blk-raw.c rawread, drivers/blk-verify.c blkcheck) and the disk
- * probe (bench/diskprobe.c), after fio's ioengine_ops (setup, prep,
+ * (bench/rawread.c rawread, bench/blkcheck.c blkcheck, drivers/blk-cold.c's
+ * read of a disk's far end) and the disk probe (bench/diskprobe.c), after fio's ioengine_ops (setup, prep,
  * commit, reap): @qd slots, each a bio with its own buffer pages (one size
  * for all, or one per slot), submitted straight to a disk's queue (no page
  * cache). Either one at a time as slots come free (io_submit) and reaped

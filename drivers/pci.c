@@ -1,7 +1,7 @@
 /*
  * PCI configuration mechanism #1 and the boot-time bus scan. Every function
  * found is printed ("pci 00:1f.2 8086:2922 class 01:06:01 SATA (AHCI)") and
- * kept in a small table that drivers search with pci_find_class(). The
+ * kept in a small table that drivers walk with pci_get_dev(). The
  * lspci command prints the table again.
  *
  * Mechanism #1: write 0x80000000 | bus << 16 | dev << 11 | fn << 8 | reg
@@ -175,18 +175,6 @@ int pci_dev_count(void)
 struct pci_dev *pci_get_dev(int i)
 {
 	return i >= 0 && i < nr_devices ? &devices[i] : NULL;
-}
-
-struct pci_dev *pci_find_class(uint8_t class, uint8_t subclass, uint8_t prog_if,
-			       struct pci_dev *from)
-{
-	int i = from ? (int)(from - devices) + 1 : 0;
-
-	for (; i < nr_devices; i++)
-		if (devices[i].class == class && devices[i].subclass == subclass &&
-		    (prog_if == 0xff || devices[i].prog_if == prog_if))
-			return &devices[i];
-	return NULL;
 }
 
 int pci_bar(struct pci_dev *d, int bar, uint64_t *base, uint64_t *size)

@@ -4,7 +4,8 @@
  * prints each function, and helpers a driver needs to bring one up: BARs,
  * the command register, capabilities and single-vector MSI.
  *
- *	struct pci_dev *d = pci_find_class(0x01, 0x06, 0x01, NULL);	// AHCI
+ *	struct pci_dev *d = pci_get_dev(i);	// i < pci_dev_count(); AHCI: class
+ *						// 01:06:01 (drivers/ahci.c)
  *	uint64_t base, size;
  *	if (pci_bar(d, 5, &base, &size) == 0) regs = ioremap_uc(base, size);
  *	pci_enable(d, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
@@ -64,9 +65,6 @@ void pci_write32(const struct pci_dev *d, uint8_t off, uint32_t v);
 
 int pci_dev_count(void);
 struct pci_dev *pci_get_dev(int i);
-/* Next function after @from (NULL: the first) with this class; 0xff matches any prog_if. */
-struct pci_dev *pci_find_class(uint8_t class, uint8_t subclass, uint8_t prog_if,
-			       struct pci_dev *from);
 /* Memory BAR @bar: base and size; -EINVAL for an I/O, absent or unsized BAR. */
 int pci_bar(struct pci_dev *d, int bar, uint64_t *base, uint64_t *size);
 /* Set @bits in the command register. */

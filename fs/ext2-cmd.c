@@ -6,7 +6,7 @@
  *	stat PATH		one inode (a symlink itself, not its target)
  *
  * cat and the other file reads are bench/'s file commands
- * (bench/filecmds.h), drop_caches is drivers/blk-cold.c's.
+ * (bench/filecmds.h), drop_caches is fs/drop_caches.c's.
  */
 #include <stdio.h>
 #include <string.h>

@@ -87,16 +87,14 @@ static void feature_list(char *buf, size_t len, uint32_t bits)
 /* Every ro_compat bit defined up to e2fsprogs 1.47 (orphan_present). */
 #define EXT2_RO_COMPAT_KNOWN 0x1ffffu
 
-int ext2_validate_super(struct ext2_sb_info *sbi, const struct ext2_super_block *es,
-			uint64_t dev_bytes)
+/* Magic, revision, block and fragment size: *@log_bs on success. */
+static int validate_format(struct ext2_sb_info *sbi, const struct ext2_super_block *es,
+			   uint32_t *log_bs)
 {
 	uint32_t magic = le16_to_cpu(es->s_magic);
 	uint32_t rev = le32_to_cpu(es->s_rev_level);
-	uint32_t log_bs = le32_to_cpu(es->s_log_block_size);
-	uint32_t bs, fdb, blocks, bpg, ipg, isz, groups, incompat, ro_compat;
-	uint64_t apb, max_blocks;
-	char names[128];
 
+	*log_bs = le32_to_cpu(es->s_log_block_size);
 	if (magic != EXT2_SUPER_MAGIC) {
 		ext2_error(sbi, "bad superblock magic 0x%04x (ext2 has 0x%04x)", magic,
 			   EXT2_SUPER_MAGIC);
@@ -106,21 +104,26 @@ int ext2_validate_super(struct ext2_sb_info *sbi, const struct ext2_super_block 
 		ext2_error(sbi, "superblock revision %u unsupported (0 and 1 are)", rev);
 		return -EOPNOTSUPP;
 	}
-	if (log_bs > EXT2_MAX_BLOCK_LOG_SIZE - EXT2_MIN_BLOCK_LOG_SIZE) {
+	if (*log_bs > EXT2_MAX_BLOCK_LOG_SIZE - EXT2_MIN_BLOCK_LOG_SIZE) {
 		/* ext4 allows up to 64 KiB: valid, but larger than our pages */
 		ext2_error(sbi, "s_log_block_size %u: block size %s unsupported (1, 2 or 4 KiB)",
-			   log_bs, log_bs <= 6 ? "above 4 KiB" : "impossible");
-		return log_bs <= 6 ? -EOPNOTSUPP : -EFSCORRUPTED;
+			   *log_bs, *log_bs <= 6 ? "above 4 KiB" : "impossible");
+		return *log_bs <= 6 ? -EOPNOTSUPP : -EFSCORRUPTED;
 	}
-	bs = 1024u << log_bs;
-	if (le32_to_cpu(es->s_log_frag_size) != log_bs) {
+	if (le32_to_cpu(es->s_log_frag_size) != *log_bs) {
 		ext2_error(sbi,
 			   "fragment size (log %u) differs from block size (log %u): unsupported",
-			   le32_to_cpu(es->s_log_frag_size), log_bs);
+			   le32_to_cpu(es->s_log_frag_size), *log_bs);
 		return -EOPNOTSUPP;
 	}
+	return 0;
+}
 
-	if (rev == EXT2_GOOD_OLD_REV) {
+/* The inode size and first inode by revision (sbi->s_first_ino, *@isz); @bs the block size. */
+static int validate_revision(struct ext2_sb_info *sbi, const struct ext2_super_block *es,
+			     uint32_t bs, uint32_t *isz)
+{
+	if (le32_to_cpu(es->s_rev_level) == EXT2_GOOD_OLD_REV) {
 		if (es->s_feature_compat || es->s_feature_incompat || es->s_feature_ro_compat) {
 			ext2_error(sbi,
 				   "revision 0 superblock with feature bits set "
@@ -130,27 +133,32 @@ int ext2_validate_super(struct ext2_sb_info *sbi, const struct ext2_super_block 
 				   le32_to_cpu(es->s_feature_ro_compat));
 			return -EFSCORRUPTED;
 		}
-		isz = EXT2_GOOD_OLD_INODE_SIZE;
+		*isz = EXT2_GOOD_OLD_INODE_SIZE;
 		sbi->s_first_ino = EXT2_GOOD_OLD_FIRST_INO;
-	} else {
-		isz = le16_to_cpu(es->s_inode_size);
-		sbi->s_first_ino = le32_to_cpu(es->s_first_ino);
-		if (isz < EXT2_GOOD_OLD_INODE_SIZE || !is_power_of_2(isz) || isz > bs) {
-			ext2_error(sbi,
-				   "inode size %u invalid (a power of 2 from 128 to the %u-byte "
-				   "block size)",
-				   isz, bs);
-			return -EFSCORRUPTED;
-		}
-		if (sbi->s_first_ino < EXT2_GOOD_OLD_FIRST_INO) {
-			ext2_error(sbi, "first non-reserved inode %u below %u", sbi->s_first_ino,
-				   EXT2_GOOD_OLD_FIRST_INO);
-			return -EFSCORRUPTED;
-		}
+		return 0;
 	}
+	*isz = le16_to_cpu(es->s_inode_size);
+	sbi->s_first_ino = le32_to_cpu(es->s_first_ino);
+	if (*isz < EXT2_GOOD_OLD_INODE_SIZE || !is_power_of_2(*isz) || *isz > bs) {
+		ext2_error(sbi,
+			   "inode size %u invalid (a power of 2 from 128 to the %u-byte "
+			   "block size)",
+			   *isz, bs);
+		return -EFSCORRUPTED;
+	}
+	if (sbi->s_first_ino < EXT2_GOOD_OLD_FIRST_INO) {
+		ext2_error(sbi, "first non-reserved inode %u below %u", sbi->s_first_ino,
+			   EXT2_GOOD_OLD_FIRST_INO);
+		return -EFSCORRUPTED;
+	}
+	return 0;
+}
 
-	incompat = le32_to_cpu(es->s_feature_incompat);
-	ro_compat = le32_to_cpu(es->s_feature_ro_compat);
+/* The feature bits: an unknown incompatible one, or bigalloc, refuses the mount. */
+static int validate_features(struct ext2_sb_info *sbi, uint32_t incompat, uint32_t ro_compat)
+{
+	char names[128];
+
 	if (incompat & ~EXT2_INCOMPAT_SUPPORTED) {
 		feature_list(names, sizeof(names), incompat & ~EXT2_INCOMPAT_SUPPORTED);
 		ext2_error(sbi, "unsupported incompatible feature%s: %s",
@@ -164,11 +172,46 @@ int ext2_validate_super(struct ext2_sb_info *sbi, const struct ext2_super_block 
 	if (ro_compat & ~EXT2_RO_COMPAT_KNOWN)
 		ext2_warn(sbi, "unknown read-only-compatible features 0x%x: reading anyway",
 			  ro_compat & ~EXT2_RO_COMPAT_KNOWN);
+	return 0;
+}
 
-	fdb = le32_to_cpu(es->s_first_data_block);
-	blocks = le32_to_cpu(es->s_blocks_count);
-	bpg = le32_to_cpu(es->s_blocks_per_group);
-	ipg = le32_to_cpu(es->s_inodes_per_group);
+/* The inode and free counts against the groups (@groups of @ipg inodes, @blocks blocks). */
+static int validate_counts(struct ext2_sb_info *sbi, const struct ext2_super_block *es,
+			   uint32_t blocks, uint32_t groups, uint32_t ipg)
+{
+	if ((uint64_t)groups * ipg != le32_to_cpu(es->s_inodes_count)) {
+		ext2_error(sbi, "inode count %u is not %u groups x %u inodes per group",
+			   le32_to_cpu(es->s_inodes_count), groups, ipg);
+		return -EFSCORRUPTED;
+	}
+	if (sbi->s_first_ino >= le32_to_cpu(es->s_inodes_count)) {
+		ext2_error(sbi, "first non-reserved inode %u beyond the inode count %u",
+			   sbi->s_first_ino, le32_to_cpu(es->s_inodes_count));
+		return -EFSCORRUPTED;
+	}
+	if (le32_to_cpu(es->s_r_blocks_count) > blocks ||
+	    le32_to_cpu(es->s_free_blocks_count) > blocks ||
+	    le32_to_cpu(es->s_free_inodes_count) > le32_to_cpu(es->s_inodes_count)) {
+		ext2_error(sbi,
+			   "free/reserved counts exceed the totals (free blocks %u, reserved "
+			   "%u of %u; free inodes %u of %u)",
+			   le32_to_cpu(es->s_free_blocks_count), le32_to_cpu(es->s_r_blocks_count),
+			   blocks, le32_to_cpu(es->s_free_inodes_count),
+			   le32_to_cpu(es->s_inodes_count));
+		return -EFSCORRUPTED;
+	}
+	return 0;
+}
+
+/* The layout: first data block, block count, blocks and inodes per group, then the counts. */
+static int validate_geometry(struct ext2_sb_info *sbi, const struct ext2_super_block *es,
+			     uint32_t bs, uint64_t dev_bytes)
+{
+	uint32_t fdb = le32_to_cpu(es->s_first_data_block);
+	uint32_t blocks = le32_to_cpu(es->s_blocks_count);
+	uint32_t bpg = le32_to_cpu(es->s_blocks_per_group);
+	uint32_t ipg = le32_to_cpu(es->s_inodes_per_group);
+
 	if (fdb != (bs == 1024 ? 1u : 0u)) {
 		ext2_error(sbi, "first data block %u impossible with %u-byte blocks (must be %u)",
 			   fdb, bs, bs == 1024 ? 1 : 0);
@@ -196,28 +239,35 @@ int ext2_validate_super(struct ext2_sb_info *sbi, const struct ext2_super_block 
 		ext2_error(sbi, "inodes per group %u invalid (1 to %u)", ipg, 8 * bs);
 		return -EFSCORRUPTED;
 	}
+	return validate_counts(sbi, es, blocks, (blocks - fdb + bpg - 1) / bpg, ipg);
+}
+
+int ext2_validate_super(struct ext2_sb_info *sbi, const struct ext2_super_block *es,
+			uint64_t dev_bytes)
+{
+	uint32_t log_bs, bs, fdb, blocks, bpg, ipg, isz, groups, incompat, ro_compat;
+	uint64_t apb, max_blocks;
+	int err;
+
+	err = validate_format(sbi, es, &log_bs);
+	if (err)
+		return err;
+	bs = 1024u << log_bs;
+	err = validate_revision(sbi, es, bs, &isz);
+	if (err)
+		return err;
+	incompat = le32_to_cpu(es->s_feature_incompat);
+	ro_compat = le32_to_cpu(es->s_feature_ro_compat);
+	err = validate_features(sbi, incompat, ro_compat);
+	if (!err)
+		err = validate_geometry(sbi, es, bs, dev_bytes);
+	if (err)
+		return err;
+	fdb = le32_to_cpu(es->s_first_data_block);
+	blocks = le32_to_cpu(es->s_blocks_count);
+	bpg = le32_to_cpu(es->s_blocks_per_group);
+	ipg = le32_to_cpu(es->s_inodes_per_group);
 	groups = (blocks - fdb + bpg - 1) / bpg;
-	if ((uint64_t)groups * ipg != le32_to_cpu(es->s_inodes_count)) {
-		ext2_error(sbi, "inode count %u is not %u groups x %u inodes per group",
-			   le32_to_cpu(es->s_inodes_count), groups, ipg);
-		return -EFSCORRUPTED;
-	}
-	if (sbi->s_first_ino >= le32_to_cpu(es->s_inodes_count)) {
-		ext2_error(sbi, "first non-reserved inode %u beyond the inode count %u",
-			   sbi->s_first_ino, le32_to_cpu(es->s_inodes_count));
-		return -EFSCORRUPTED;
-	}
-	if (le32_to_cpu(es->s_r_blocks_count) > blocks ||
-	    le32_to_cpu(es->s_free_blocks_count) > blocks ||
-	    le32_to_cpu(es->s_free_inodes_count) > le32_to_cpu(es->s_inodes_count)) {
-		ext2_error(sbi,
-			   "free/reserved counts exceed the totals (free blocks %u, reserved "
-			   "%u of %u; free inodes %u of %u)",
-			   le32_to_cpu(es->s_free_blocks_count), le32_to_cpu(es->s_r_blocks_count),
-			   blocks, le32_to_cpu(es->s_free_inodes_count),
-			   le32_to_cpu(es->s_inodes_count));
-		return -EFSCORRUPTED;
-	}
 
 	sbi->sb.s_blocksize = bs;
 	sbi->sb.s_blocksize_bits = EXT2_MIN_BLOCK_LOG_SIZE + log_bs;

@@ -20,7 +20,7 @@ KPARAM(root, KV_STRING, NULL,
        "root filesystem DISK[:PART]: disk number, optional MBR partition 1-4 "
        "(default: the first disk holding ext2)");
 
-/* kernel/main.c: print @what and make the whole run fail. */
+/* kernel/init.c: print @what and make the whole run fail. */
 
 /* "N" or "N:P", decimal, P in 1-4; false for anything else. */
 static bool parse_root(const char *s, int *disk, int *part)

@@ -1,6 +1,6 @@
 /*
  * Init calls: a subsystem registers its boot-time set-up with INITCALL();
- * kmain runs them by level after the core (console, interrupts, time,
+ * kmain (init/main.c) runs them by level after the core (console, interrupts, time,
  * threads, physical memory) is up. An init call returns 0 or -errno; a
  * failure is printed with the call's name and boot goes on, so commands
  * that need the missing part fail with their own clear error.
@@ -32,6 +32,8 @@ struct initcall {
  * any command.
  */
 void init_fail(const char *what);
+/* How many init_fail() calls there were (kernel/init.c). */
+int init_failures(void);
 
 #define INITCALL(lvl, fn)                                                        \
 	static const struct initcall __initcall_##fn                             \

@@ -26,7 +26,6 @@ struct kernel_memory_ops {
 	void (*stack_free)(void *stack, size_t bytes);
 };
 
-int mem_setup(void);
 /* Installed by mm once its allocators are up; @ops must outlive the run. */
 void kernel_memory_register(const struct kernel_memory_ops *ops);
 

@@ -21,6 +21,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "kernel/hash.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
 #include "mm/internal.h"
@@ -41,7 +42,7 @@ void page_cache_init(void)
 
 static inline unsigned long hash_of(pgoff_t index, unsigned int bits)
 {
-	return (index * 0x9e3779b97f4a7c15UL) >> (64 - bits);
+	return hash_64(index, bits);
 }
 
 static unsigned long nr_chunks(unsigned int bits)

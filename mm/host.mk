@@ -28,7 +28,8 @@ host-tests: $(BUILD)/host/bench_mm
 # by name, so the programs link their objects directly: from libhost.a only
 # the ones some test names would be pulled in.
 RA_ALGO_SRCS := $(wildcard mm/readahead-*.c)
-HOST_SRCS += mm/readahead.c mm/ra-registry.c mm/ra-helpers.c mm/ratrace.c mm/filemap.c \
+HOST_SRCS += mm/readahead.c mm/ra-registry.c mm/ra-helpers.c mm/ratrace.c mm/ratrace-linux.c \
+	mm/ra-thrashed.c mm/ra-stats.c mm/ra-result.c mm/filemap.c \
 	mm/filemap-actor.c $(RA_ALGO_SRCS)
 HOST_TESTS += readahead readahead_mm
 RA_COMMON_TESTS := $(wildcard tests/common/test_ra_*.c)

@@ -10,7 +10,6 @@
 
 #include "kernel/bootinfo.h"
 #include "kernel/log.h"
-#include "kernel/memory.h"
 #include "kernel/param.h"
 #include "kernel/vm.h"
 #include "mm/internal.h"

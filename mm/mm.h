@@ -2,8 +2,8 @@
  * Memory management entry points: bringing physical memory up at boot
  * (mm_init, mm/mm_init.c) and the kernel heap (kmalloc, mm/slab.c).
  *
- * Boot: kmain calls mm_init() once, before any init call, with the usable
- * RAM from the multiboot memory map (already capped by mem=) and every
+ * Boot: mem_setup() (mm/mem-setup.c, called by kmain) calls mm_init() once,
+ * before any init call, with the usable RAM from the multiboot memory map (already capped by mem=) and every
  * range that must never be handed out (kernel image, multiboot info and
  * modules, boot page tables). mm_init places the memmap (one struct page
  * per frame) inside usable RAM and gives every other free frame, except
@@ -39,6 +39,12 @@ struct mem_region {
 int mm_init(const struct mem_region *usable, int nr_usable, const struct mem_region *reserved,
 	    int nr_reserved);
 /*
+ * Physical memory at boot (mm/mem-setup.c): the memory map capped by mem=,
+ * the heap and the page cache's pool, once, before the threads; kmain
+ * (init/main.c) calls it. 0, or -errno with a message.
+ */
+int mem_setup(void);
+/*
  * The page cache's pool (mm/cache-pool.c): take @pages frames from the
  * allocator for the page cache alone (again on a re-init, when none is in
  * use). -ENOMEM, with a message, when they are not free.
@@ -61,7 +67,7 @@ unsigned long cache_pool_pages(void);
 /*
  * mm_init(), but only the usable frames inside @window go to the allocator
  * (and the memmap is placed outside it): a layout that is a function of
- * the run's keys, whatever the kernel image's size (kernel/main.c).
+ * the run's keys, whatever the kernel image's size (mm/mem-setup.c).
  */
 int mm_init_window(const struct mem_region *usable, int nr_usable,
 		   const struct mem_region *reserved, int nr_reserved,

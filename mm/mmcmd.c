@@ -1,5 +1,5 @@
 /*
- * Shell commands of the mm layer (kernel only; drop_caches is drivers/blk-cold.c's,
+ * Shell commands of the mm layer (kernel only; drop_caches is fs/drop_caches.c's,
  * as it can make the disks cold too):
  *
  *	meminfo                 memory statistics, as /proc/meminfo, and a RESULT line

@@ -9,6 +9,7 @@
  * sleepers for other pages on the same queue, which simply re-check their
  * page and sleep again.
  */
+#include "kernel/hash.h"
 #include "kernel/log.h"
 #include "kernel/sched.h"
 #include "mm/internal.h"
@@ -35,7 +36,7 @@ static struct wait_queue_head *page_waitqueue(const struct page *page)
 {
 	uintptr_t key = PageCachePool(page) ? page->pool_nr : page_to_pfn(page) + (1UL << 32);
 
-	return &page_wait_table[(key * 0x9e3779b97f4a7c15UL) >> (64 - PAGE_WAIT_TABLE_BITS)];
+	return &page_wait_table[hash_64(key, PAGE_WAIT_TABLE_BITS)];
 }
 
 void lock_page(struct page *page)

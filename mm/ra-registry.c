@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernel/kv.h"
 #include "kernel/log.h"
 #include "mm/backing-dev.h"
 #include "mm/file.h"
@@ -251,4 +252,40 @@ int file_ra_fadvise(struct file *filp, loff_t offset, loff_t len, enum ra_fadvis
 	default:
 		return -EINVAL;
 	}
+}
+
+/*
+ * A command's ra= and ra_kb= for its file (RA_KV_SPECS, mm/ratrace.h): here,
+ * beside the registry it looks the name up in, not among the instruments.
+ */
+int ra_apply_args(const char *cmd, struct file *filp, const struct kv_value *ra,
+		  const struct kv_value *ra_kb)
+{
+	struct file_ra_state *st = &filp->f_ra;
+
+	if (ra && ra->present) {
+		const struct ra_algorithm *algo = ra_algo_find(ra->s);
+		char list[160];
+
+		if (!algo) {
+			printf("%s: ra=%s: expected one of %s\n", cmd, ra->s,
+			       ra_algo_list(list, sizeof(list)));
+			return -EINVAL;
+		}
+		file_ra_set_algo(st, algo);
+	}
+	if (ra_kb && ra_kb->present) {
+		if (st->algo->flags & RA_ALGO_NO_WINDOW) {
+			printf("%s: ra_kb=%s makes no sense with ra=%s (no readahead)\n", cmd,
+			       ra_kb->raw, st->algo->name);
+			return -EINVAL;
+		}
+		if (!ra_kb_valid(ra_kb->u)) {
+			printf("%s: ra_kb=%s: expected a multiple of %lu up to %u\n", cmd,
+			       ra_kb->raw, PAGE_CACHE_SIZE / 1024, RA_MAX_KB);
+			return -EINVAL;
+		}
+		file_ra_set_max_pages(st, ra_kb->u * 1024 / PAGE_CACHE_SIZE);
+	}
+	return 0;
 }

@@ -37,7 +37,7 @@ KPARAM(ratrace_events, KV_UINT, NULL, "readahead trace ring size in events (defa
 /* Largest ring ratrace_events= asks for: 256 Ki events, about 27 MB. */
 #define RATRACE_EVENTS_MAX	(256U << 10)
 
-/* kernel/main.c: a failed boot-time set-up that must fail the whole run */
+/* kernel/init.c: a failed boot-time set-up that must fail the whole run */
 
 static int ra_boot_init(void)
 {

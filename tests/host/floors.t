@@ -1,23 +1,45 @@
 #!/usr/bin/env python3
-"""The floors: each folder of the kernel includes only its own and the ones below.
+"""The floors: each folder of the kernel uses only its own and the ones below.
 
-    boot/ < kernel/ < mm/ < drivers/ < fs/ < bench/
+    boot/ < kernel/ < mm/ < drivers/ < fs/ < bench/ < init/
 
 (docs/layout.md: the page cache's floor owns the types it uses, struct file
 in mm/file.h and struct backing_dev_info in mm/backing-dev.h; kernel/ reaches memory
-through kernel/memory.h). Every #include "DIR/..." of every .c, .h and .S file
-under those folders is checked against the order, and the headers' include graph
-for cycles. One test per folder, one for cycles; a failure names the file, its
-line and the include. Then the checker checks itself on a made-up tree: an upward
-include and a cycle must each be found."""
+through kernel/memory.h; init/main.c holds kmain, the floor above all, as Linux's
+start_kernel in init/main.c: it calls down into every floor and nothing calls it
+but boot/, the entry, which may call up.)
+
+Two checks, each failing the script (exit 1) by itself:
+  - includes: every #include "DIR/..." of every .c, .h and .S file under those
+    folders against the order, and the headers' include graph for cycles;
+  - symbols: every undefined symbol of every kernel object (nm over build/k, the
+    objects of this tree's sources) against the floor of the object defining it:
+    a call or a data reference up a floor fails, whatever header declared it.
+    tests/kernel and tests/common, built into the kernel, sit above init/.
+One test per floor and check, one for cycles; a failure names the file (and line)
+and what it uses. Then the checker checks itself on made-up trees, this script
+run whole on them: an upward include, an upward call and a cycle each make it
+exit 1, a clean tree exit 0. FLOORS_ROOT=DIR checks DIR instead of this tree
+(the self-check's own runs)."""
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FLOORS = ["boot", "kernel", "mm", "drivers", "fs", "bench"]
+SELF = os.path.abspath(__file__)
+ROOT = os.environ.get("FLOORS_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(SELF)))
+FLOORS = ["boot", "kernel", "mm", "drivers", "fs", "bench", "init"]
+# the objects of the kernel image by floor: the folders above, then the tests built in
+SYMBOL_FLOORS = FLOORS + ["tests"]
+TEST_DIRS = ["tests/kernel", "tests/common"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+# Known and owned elsewhere: kernel/sched.c and kernel/vm.c take thread stacks
+# and page tables from mm/page_alloc.c through kernel/memory.h; issue 36 has mm
+# register that provider with the kernel's floor (as ra-registry.c installs
+# readahead_thrashed_hook). Remove these two when it lands: the check then
+# holds with no exception at all.
+PENDING = {("kernel", "kernel_pages_alloc"), ("kernel", "kernel_pages_free")}
 
 
 def sources(root):
@@ -74,30 +96,139 @@ def cycles(root):
     return found
 
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tap import ok  # noqa: E402 (tests/host/tap.py)
+def objects(root):
+    """(floor, source, object) for every kernel source of the tree (the Makefile's
+    KSRCS): its object is build/k/SOURCE.o. Old objects of sources gone are not
+    looked at."""
+    dirs = [(f, f) for f in FLOORS] + [("tests", d) for d in TEST_DIRS]
+    for floor, d in dirs:
+        if not os.path.isdir(os.path.join(root, d)):
+            continue
+        for name in sorted(os.listdir(os.path.join(root, d))):
+            if name.endswith((".c", ".S")):
+                rel = os.path.join(d, name)
+                yield floor, rel, os.path.join(root, "build", "k", rel + ".o")
 
 
-print("1..%d" % (len(FLOORS) + 3))
+def nm(obj):
+    """(defined global symbols, undefined symbols) of one object file."""
+    out = subprocess.run(["nm", "-P", obj], capture_output=True, text=True, check=True).stdout
+    defined, undefined = set(), set()
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) < 2:
+            continue
+        if f[1] in ("U", "w", "v"):
+            undefined.add(f[0])
+        elif f[1].isupper():
+            defined.add(f[0])
+    return defined, undefined
+
+
+def symbols_up(root):
+    """({floor: ["file: uses SYM, defined in FILE (X/ is above Y/)"]}, [missing
+    objects], [pending references]). boot/ is the entry and may use any floor."""
+    objs = list(objects(root))
+    missing = [o for _, _, o in objs if not os.path.exists(o)]
+    if missing:
+        return {f: [] for f in SYMBOL_FLOORS}, missing, []
+    table = [(floor, rel) + nm(o) for floor, rel, o in objs]
+    where = {}
+    for floor, rel, defined, _ in table:
+        for s in defined:
+            where.setdefault(s, []).append((floor, rel))
+    bad, pending = {f: [] for f in SYMBOL_FLOORS}, []
+    for floor, rel, _, undefined in table:
+        if floor == "boot":
+            continue
+        for s in sorted(undefined):
+            for dfloor, drel in where.get(s, []):
+                if SYMBOL_FLOORS.index(dfloor) <= SYMBOL_FLOORS.index(floor):
+                    continue
+                line = "%s: uses %s, defined in %s (%s/ is above %s/)" % (
+                    rel, s, drel, dfloor, floor)
+                (pending if (floor, s) in PENDING else bad[floor]).append(line)
+    return bad, missing, pending
+
+
+sys.path.insert(0, os.path.dirname(SELF))
+from tap import ok, status  # noqa: E402 (tests/host/tap.py)
+
+selfcheck = not os.environ.get("FLOORS_ROOT")
+checked = [f for f in SYMBOL_FLOORS if f != "boot"]
+print("1..%d" % (len(FLOORS) + 2 + len(checked) + (5 if selfcheck else 0)))
 bad = upward(ROOT)
 for floor in FLOORS:
     ok(not bad[floor], "%s/ includes nothing from the floors above it" % floor, bad[floor])
 cyc = cycles(ROOT)
 ok(not cyc, "no include cycle among the headers", cyc)
+sym, missing, pending = symbols_up(ROOT)
+ok(not missing, "every kernel source has its object in build/k (make first)", missing)
+for floor in checked:
+    ok(not sym[floor],
+       "%s/ uses no symbol defined on a floor above it" % floor, sym[floor])
+for line in pending:
+    print("# known (issue 36 replaces it): " + line)
 
-# the checker finds what it is for
+if not selfcheck:
+    sys.exit(status())
+
+
+def tree(t, files):
+    """A made-up tree: FILES {path: text}; each .c compiled into build/k like the kernel's."""
+    for rel, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(t, rel)), exist_ok=True)
+        with open(os.path.join(t, rel), "w") as f:
+            f.write(text)
+    for rel in files:
+        if rel.endswith(".c"):
+            o = os.path.join(t, "build", "k", rel + ".o")
+            os.makedirs(os.path.dirname(o), exist_ok=True)
+            subprocess.run(["gcc", "-c", "-O1", "-I", t, os.path.join(t, rel), "-o", o],
+                           check=True)
+
+
+def run_on(t):
+    """This script run whole on tree T: (exit status, its output)."""
+    p = subprocess.run([sys.executable, SELF], env=dict(os.environ, FLOORS_ROOT=t),
+                       capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+CLEAN = {
+    "kernel/k.h": "int k_fn(void);\n",
+    "kernel/k.c": '#include "kernel/k.h"\nint k_fn(void) { return 1; }\n',
+    "mm/m.c": '#include "kernel/k.h"\nint m_fn(void) { return k_fn(); }\n',
+    "init/main.c": "int m_fn(void);\nint kmain(void) { return m_fn(); }\n",
+}
 with tempfile.TemporaryDirectory() as t:
-    for d in ("mm", "fs", "kernel"):
-        os.mkdir(os.path.join(t, d))
-    with open(os.path.join(t, "mm", "a.h"), "w") as f:
-        f.write('#include "fs/b.h"\n')
-    with open(os.path.join(t, "fs", "b.h"), "w") as f:
-        f.write('#include "mm/a.h"\n')
-    with open(os.path.join(t, "kernel", "c.c"), "w") as f:
-        f.write('#include <stdio.h>\n#include "kernel/d.h"\n')
-    b = upward(t)
-    ok(b["mm"] == ["mm/a.h:1: includes fs/b.h (fs/ is above mm/)"] and not b["kernel"],
-       "an include up a floor is found, with its file and line", b["mm"] + b["kernel"])
-    c = cycles(t)
-    ok(len(c) == 1 and "mm/a.h" in c[0] and "fs/b.h" in c[0], "an include cycle is found", c)
-sys.exit(0)
+    tree(t, CLEAN)
+    code, out = run_on(t)
+    ok(code == 0, "a tree whose floors hold: the script exits 0", out)
+with tempfile.TemporaryDirectory() as t:
+    tree(t, dict(CLEAN, **{"mm/up.h": '#include "fs/b.h"\n', "fs/b.h": "\n"}))
+    code, out = run_on(t)
+    ok(code == 1 and "not ok" in out and "mm/up.h:1: includes fs/b.h" in out,
+       "an include up a floor: the script exits 1, naming the file and line", out)
+with tempfile.TemporaryDirectory() as t:
+    # a call from mm/ up to drivers/ (declared locally: no include to see)
+    tree(t, dict(CLEAN, **{
+        "mm/call.c": "int d_fn(void);\nint c_fn(void) { return d_fn(); }\n",
+        "drivers/d.c": "int d_fn(void) { return 2; }\n"}))
+    code, out = run_on(t)
+    ok(code == 1 and "mm/call.c: uses d_fn, defined in drivers/d.c" in out,
+       "a call up a floor, whatever declared it: the script exits 1, naming both files", out)
+with tempfile.TemporaryDirectory() as t:
+    # kernel/ reading data defined in init/ (a call to kmain's floor)
+    tree(t, dict(CLEAN, **{
+        "kernel/v.c": "extern int halted;\nint v_fn(void) { return halted; }\n",
+        "init/h.c": "int halted = 1;\n"}))
+    code, out = run_on(t)
+    ok(code == 1 and "kernel/v.c: uses halted, defined in init/h.c" in out,
+       "a data reference up to init/: the script exits 1", out)
+with tempfile.TemporaryDirectory() as t:
+    tree(t, dict(CLEAN, **{"mm/a.h": '#include "mm/b.h"\n', "mm/b.h": '#include "mm/a.h"\n'}))
+    code, out = run_on(t)
+    ok(code == 1 and "mm/a.h -> mm/b.h -> mm/a.h" in out,
+       "an include cycle: the script exits 1, naming it", out)
+sys.exit(status())

@@ -26,11 +26,10 @@ fi
 qemu --kernel "$extra/lookahead32.elf" --mem 64M --disk "$img" --timeout 600 -- ra_kb=128 \
 	"run=ralist;cat /bench/big.pat ra=ondemand4x;ratrace last=3;bench suite=smoke ra=ondemand4x,ondemand"
 tap_is "$QSTATUS" 0 "ralist, cat, ratrace and the smoke suite with it: exit 0"
-tap_grep '"algorithms":"[a-z0-9|-]*ondemand4x' "$QOUT" "ralist lists it"
-tap_grep '^RESULT {"cmd":"cat".*"ra":"ondemand4x"' "$QOUT" "ra=ondemand4x reads with it"
+tap_result "$QOUT" "ralist lists it" cmd=ralist 'algorithms~[a-z0-9|-]*ondemand4x.*' 
+tap_result "$QOUT" "ra=ondemand4x reads with it" cmd=cat ra=ondemand4x
 tap_grep '^ratrace: .* algo=ondemand4x case=x4-next ' "$QOUT" "ratrace names its own cases"
-tap_grep '^RESULT {"cmd":"bench-row","suite":"smoke",.*"ondemand4x":' "$QOUT" \
-	"the suite's table has its column"
+tap_result "$QOUT" "the suite's table has its column" cmd=bench-row suite=smoke ondemand4x
 # a copied algorithm that kept the default flag, then one that kept the seeds' .order
 for kept in "RA_ALGO_MARKS | RA_ALGO_DEFAULT," "RA_ALGO_MARKS, .order = 2,"; do
 	sed -e 's/ondemand4x/ondemand4y/g' -e "s/\.flags = RA_ALGO_MARKS,/.flags = $kept/" \

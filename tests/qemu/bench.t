@@ -91,8 +91,8 @@ fi
 qemu --mem 20M --disk "$IMG" --timeout 120 -- ra_kb=1024 "run=bench thrash streams=32 rate=128k interval=30 tail=4 ra=legacy trace=12;drop_caches;bench thrash streams=32 rate=128k interval=30 tail=4 ra=ondemand trace=12"
 tap_is "$QSTATUS" 0 "bench thrash: 32 paced readers, both algorithms"
 check "thrash: every byte verified, the seeds' two columns in RESULT" "len([r for r in R if r['workload'] == 'thrash' and r['verified'] and r['max_mbps'] > 0 and r['min_avg_req_kb'] > 0 and r['streams'] == 32]) == 2"
-tap_grep '^RESULT \{"cmd":"bench-sample","workload":"thrash","ra":"ondemand","t":1,"streams":' "$QOUT" \
-	"thrash: a sample each second"
+tap_result "$QOUT" "thrash: a sample each second" \
+	cmd=bench-sample workload=thrash ra=ondemand t=1 streams
 check "thrash: windows counted, the thrashed ones among them, once each" "len([r for r in R if r['workload'] == 'thrash' and r['ra_windows'] > 0 and 0 < r['thrashed_windows'] <= r['ra_windows'] and r['thrashed_windows'] <= r['thrashed_pages'] and r['thrashed_pages'] == r['ra_thrashed_pages'] and 0 < sum(s['thrashed_windows'] for s in S if s.get('cmd') == 'bench-sample' and s['ra'] == r['ra']) <= r['thrashed_windows']]) == 2"
 check "thrash: 2.6.20 reads thrashed pages back one by one, on-demand reads them ahead again" "[r['readpage_ios'] > 10 * max(1, o['readpage_ios']) and o['avg_req_kb'] > 2 * r['avg_req_kb'] for r in R for o in R if r['workload'] == o['workload'] == 'thrash' and r['ra'] == 'legacy' and o['ra'] == 'ondemand'] == [True]"
 check "thrash trace=12: the reader's line each second, its reads adding up to what it read" "all(len([s for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a and s['stream'] == 12]) >= 4 for a in ('legacy', 'ondemand')) and all(0 < sum(s['reads'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a) * 4 == max(s['pos_kb'] for s in S if s.get('cmd') == 'bench-trace' and s['ra'] == a) for a in ('legacy', 'ondemand'))"

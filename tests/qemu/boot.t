@@ -12,7 +12,7 @@ tap_is "$QSTATUS" 0 "selftest via -kernel exits 0"
 tap_grep '^boot loader: qemu \(multiboot1\)' "$QOUT" "boot loader named (multiboot1)"
 tap_grep '^memory map: .*usable' "$QOUT" "memory map printed"
 tap_grep '^time: (real|virtual \(QEMU -icount\)) clock: TSC [0-9]+\.[0-9]+ MHz' "$QOUT" "TSC frequency printed"
-tap_grep '^RESULT \{"cmd":"selftest","failed_cases":0' "$QOUT" "selftest RESULT line"
+tap_result "$QOUT" "selftest RESULT line" cmd=selftest failed_cases=0
 
 qemu --iso --timeout 120 -- run=selftest
 tap_ktap_subtest "$QOUT"
@@ -38,7 +38,7 @@ tap_grep '^CR2 0000000000000010' "$QOUT" "panic report holds the faulting addres
 
 qemu --timeout 30 -- 'run=nosuchcommand;help'
 if [ "$QSTATUS" = 1 ] && grep -q "unknown command 'nosuchcommand'" "$QOUT" &&
-	grep -q '^RESULT {"cmd":"help"' "$QOUT"; then
+	[ "$(result_count "$QOUT" cmd=help)" -gt 0 ]; then
 	tap_ok "a failed command is reported, the next one runs, the exit is failure"
 else
 	tap_not_ok "a failed command is reported, the next one runs, the exit is failure" "status $QSTATUS"

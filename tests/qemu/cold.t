@@ -53,6 +53,6 @@ tap_grep "^error: drop_caches: bad value 'hot' for key 'disk'" "$QOUT" "drop_cac
 # the suites: every algorithm's run begins on a cold disk
 qemu --mem 64M --disk "$IMG" --timeout 300 -- "run=bench suite=smoke ra=legacy,ondemand"
 runs=$(grep -c '^bench: suite smoke: ' "$QOUT")
-cold=$(grep -c '^RESULT {"cmd":"bench".*"suite":"smoke".*"cold":true' "$QOUT")
+cold=$(result_count "$QOUT" cmd=bench suite=smoke cold=true)
 tap_is "$QSTATUS/$cold" "0/$runs" \
 	"the smoke suite: each of its $runs runs begins on a cold disk, and its first phase says so"

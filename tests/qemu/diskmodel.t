@@ -109,10 +109,10 @@ tap_grep "^error: diskmodel: hitachi-t7k250: no scalar parameter 'segmentz' to s
 # read back through fw_cfg, times the disk exactly as the built-in model.
 qemu --disk "$IMG" --timeout 60 -- "run=diskmodel;cat /big.bin"
 sed -n 's/^diskmodel: //p' "$QOUT" | sed -n '/^name /,/^derived/p' | grep -v '^derived' >"$TAP_TMP/t7k.params"
-grep '^RESULT {"cmd":"cat"' "$QOUT" >"$TAP_TMP/builtin.res"
+result_match "$QOUT" cmd=cat >"$TAP_TMP/builtin.res"
 qemu --disk "$IMG" --disk-model "$TAP_TMP/t7k.params" --timeout 60 -- "run=diskmodel;cat /big.bin"
 tap_is "$QSTATUS" 0 "--disk-model FILE: the run succeeds"
-grep '^RESULT {"cmd":"cat"' "$QOUT" >"$TAP_TMP/file.res"
+result_match "$QOUT" cmd=cat >"$TAP_TMP/file.res"
 if [ -s "$TAP_TMP/file.res" ] && cmp -s "$TAP_TMP/builtin.res" "$TAP_TMP/file.res"; then
 	tap_ok "--disk-model FILE with the built-in table: the same RESULT as the built-in model"
 else
@@ -125,7 +125,7 @@ qemu --disk "$IMG" --disk-model "$TAP_TMP/bad.params" --timeout 60 -- "run=lsblk
 tap_is "$QSTATUS" 1 "a bad parameter file: exit 1"
 tap_grep "^error: diskmodel: the parameter file: line 4: rpm 72000 is out of range: rpm \(rev/min, 1000\.\.30000" \
 	"$QOUT" "a bad parameter file: the error names the line and what the key accepts"
-tap_nogrep '^RESULT \{"cmd":"lsblk"' "$QOUT" "a bad parameter file: nothing runs"
+tap_no_result "$QOUT" "a bad parameter file: nothing runs" cmd=lsblk
 qemu --disk "$IMG" --timeout 60 -- disk_model=file run=lsblk
 tap_grep "^error: diskmodel: disk_model=file, but no parameter file was given" "$QOUT" \
 	"disk_model=file without a file: the error says what is missing"

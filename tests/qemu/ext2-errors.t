@@ -21,7 +21,7 @@ cases=(
 	"small-part.img|0:3|ls /|^error: root=0:3: cannot mount sda: partition 3 is empty"
 	"small-1k.img|zz|ls /|^error: root=zz: expected DISK\[:PART\]"
 	"small-1k.img|5|ls /|^error: root=5: there is no disk 5 \(1 disks found\)"
-	"small-1k.img|0|cat /nope|^error: cat: /nope: no such file$"
+	"small-1k.img|0|cat /nope|^error: cat: /nope: cannot open: no such file$"
 	"small-1k.img|0|ls /links/loop1|^error: ls: /links/loop1: too many symbolic links"
 	"small-1k.img|0|cat /nest|^error: cat: /nest: not a regular file"
 	"small-1k.img|0|ls /small.txt/x|^error: ls: /small.txt/x: not a directory"

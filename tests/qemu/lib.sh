@@ -77,6 +77,60 @@ if len(rows) >= n:
 PY
 }
 
+# The RESULT lines matching every KEY=VALUE (the value's text: a string as is, a
+# number or true/false as JSON prints it), KEY~REGEX (the text matches REGEX
+# whole) or KEY (present), in any key order: how many, then those lines as
+# JSON, one a line (tools/lib/results.py reads them).
+result_match() {	# result_match FILE TERM...
+	python3 - "$@" <<'PY'
+import json, os, re, sys
+import results
+path, terms = sys.argv[1], sys.argv[2:]
+
+def text(v):
+    return v if isinstance(v, str) else json.dumps(v)
+
+def holds(r, term):
+    m = re.match(r"^([A-Za-z0-9_.-]+)(?:(=|~)(.*))?$", term, re.S)
+    if not m:
+        sys.exit("result_match: bad term %r (KEY, KEY=VALUE or KEY~REGEX)" % term)
+    key, op, want = m.groups()
+    if key not in r:
+        return False
+    if op is None:
+        return True
+    return text(r[key]) == want if op == "=" else re.fullmatch(want, text(r[key])) is not None
+
+rows = [r for r in results.from_log(path) if all(holds(r, t) for t in terms)]
+print(len(rows))
+if not os.environ.get("RESULT_COUNT_ONLY"):
+    for r in rows:
+        print(json.dumps(r, sort_keys=True))
+PY
+}
+
+# How many RESULT lines match every TERM (result_match).
+result_count() {	# result_count FILE TERM...
+	RESULT_COUNT_ONLY=1 result_match "$@"
+}
+
+tap_result() {	# tap_result FILE NAME TERM...: some RESULT line matches every TERM
+	local f=$1 name=$2
+	shift 2
+	if [ "$(result_count "$f" "$@")" -gt 0 ] 2>/dev/null; then
+		tap_ok "$name"
+	else
+		tap_not_ok "$name" "no RESULT line has $*"
+	fi
+}
+
+tap_no_result() {	# tap_no_result FILE NAME TERM...: no RESULT line matches every TERM
+	local f=$1 name=$2 n
+	shift 2
+	n=$(result_count "$f" "$@")
+	if [ "$n" = 0 ]; then tap_ok "$name"; else tap_not_ok "$name" "$n RESULT line(s) have $*"; fi
+}
+
 # crc32 (zlib) of a file, or of its first N bytes
 host_crc32() {	# host_crc32 FILE [BYTES]
 	python3 - "$@" <<'PY'

@@ -3,6 +3,11 @@
  * given by run= (default: selftest) and leave through the exit path with
  * success, failure (a command failed) or, from a panic, the panic code.
  *
+ * The floor above all (as Linux's start_kernel in init/main.c): kmain calls
+ * down into every floor (kernel/'s core, mm/'s memory set-up, the init calls
+ * that drivers/, fs/ and bench/ register), so nothing below calls up into
+ * it; boot/boot.S, the entry, is the one caller. init/ holds only this file.
+ *
  * Order: console (so anything after can report) -> CPU tables ->
  * multiboot info -> command line (checked whole before use) -> time ->
  * interrupt controllers -> physical memory (capped by mem=) -> threads and
@@ -19,12 +24,12 @@
 #include "kernel/exit.h"
 #include "kernel/init.h"
 #include "kernel/log.h"
-#include "kernel/memory.h"
 #include "kernel/param.h"
 #include "kernel/result.h"
 #include "kernel/sched.h"
 #include "kernel/sync.h"
 #include "kernel/time.h"
+#include "mm/mm.h"
 
 KPARAM(run, KV_STRING, NULL, "commands to run, separated by ';' (default: selftest)");
 
@@ -36,7 +41,6 @@ void apic_timer_start(void);
 int sched_init(void);
 
 static bool halt_requested;
-static int init_failures;
 
 static int cmd_halt(int argc, char **argv)
 {
@@ -50,12 +54,6 @@ static int cmd_halt(int argc, char **argv)
 	return 0;
 }
 KCMD(halt, cmd_halt, "halt", "stop running commands and exit");
-
-void init_fail(const char *what)
-{
-	pr_err("%s\n", what);
-	init_failures++;
-}
 
 static void run_initcalls(void)
 {
@@ -137,7 +135,7 @@ void kmain(uint32_t magic, uint32_t info)
 	local_irq_enable();
 
 	run_initcalls();
-	if (init_failures)
+	if (init_failures())
 		kernel_exit(EXIT_FAILURE_STATUS);
 	param_get_str("run", &run);
 	failed = run_commands(run);
