@@ -34,7 +34,7 @@
 KPARAM(blk_nr_requests, KV_UINT, NULL,
        "requests per disk queue (1..1024, default 128); reads are congested from 7/8 of it");
 KPARAM_ENUM_FN(elevator, elv_names,
-	       "I/O scheduler of every disk (drivers/NAME-iosched.c; default cfq, as 2.6.20)");
+	       "I/O scheduler of every disk (drivers/NAME-iosched.c; default deadline)");
 
 static int blk_init(void)
 {

@@ -849,7 +849,6 @@ static const struct elevator_type elevator_cfq = {
 	.help = "per-process queues served in time slices, idling for the next read "
 		"(2.6.20's cfq-iosched, its default)",
 	/* block/Kconfig.iosched at v2.6.20: "default DEFAULT_CFQ", what the seeds ran */
-	.flags = ELV_DEFAULT,
 	.init = cfq_init,
 	.exit = cfq_exit,
 	.add = cfq_add,

@@ -34,12 +34,6 @@ FLOORS = ["boot", "kernel", "mm", "drivers", "fs", "bench", "init"]
 SYMBOL_FLOORS = FLOORS + ["tests"]
 TEST_DIRS = ["tests/kernel", "tests/common"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
-# Known and owned elsewhere: kernel/sched.c and kernel/vm.c take thread stacks
-# and page tables from mm/page_alloc.c through kernel/memory.h; issue 36 has mm
-# register that provider with the kernel's floor (as ra-registry.c installs
-# readahead_thrashed_hook). Remove these two when it lands: the check then
-# holds with no exception at all.
-PENDING = {("kernel", "kernel_pages_alloc"), ("kernel", "kernel_pages_free")}
 
 
 def sources(root):
@@ -127,17 +121,17 @@ def nm(obj):
 
 def symbols_up(root):
     """({floor: ["file: uses SYM, defined in FILE (X/ is above Y/)"]}, [missing
-    objects], [pending references]). boot/ is the entry and may use any floor."""
+    objects]). boot/ is the entry and may use any floor."""
     objs = list(objects(root))
     missing = [o for _, _, o in objs if not os.path.exists(o)]
     if missing:
-        return {f: [] for f in SYMBOL_FLOORS}, missing, []
+        return {f: [] for f in SYMBOL_FLOORS}, missing
     table = [(floor, rel) + nm(o) for floor, rel, o in objs]
     where = {}
     for floor, rel, defined, _ in table:
         for s in defined:
             where.setdefault(s, []).append((floor, rel))
-    bad, pending = {f: [] for f in SYMBOL_FLOORS}, []
+    bad = {f: [] for f in SYMBOL_FLOORS}
     for floor, rel, _, undefined in table:
         if floor == "boot":
             continue
@@ -147,8 +141,8 @@ def symbols_up(root):
                     continue
                 line = "%s: uses %s, defined in %s (%s/ is above %s/)" % (
                     rel, s, drel, dfloor, floor)
-                (pending if (floor, s) in PENDING else bad[floor]).append(line)
-    return bad, missing, pending
+                bad[floor].append(line)
+    return bad, missing
 
 
 sys.path.insert(0, os.path.dirname(SELF))
@@ -162,13 +156,11 @@ for floor in FLOORS:
     ok(not bad[floor], "%s/ includes nothing from the floors above it" % floor, bad[floor])
 cyc = cycles(ROOT)
 ok(not cyc, "no include cycle among the headers", cyc)
-sym, missing, pending = symbols_up(ROOT)
+sym, missing = symbols_up(ROOT)
 ok(not missing, "every kernel source has its object in build/k (make first)", missing)
 for floor in checked:
     ok(not sym[floor],
        "%s/ uses no symbol defined on a floor above it" % floor, sym[floor])
-for line in pending:
-    print("# known (issue 36 replaces it): " + line)
 
 if not selfcheck:
     sys.exit(status())
