@@ -5,11 +5,13 @@
 # last line says so and where, and a second failed run with the same --out
 # gets a folder of its own (DIR-FAILED-2), not one inside the first. Every
 # suite gives each algorithm a boot of its own (issues 27 and 38): --dry-run's
-# commands, one algorithm a boot, every algorithm a boot.
+# commands, one algorithm a boot, every algorithm a boot. Paths are the caller's:
+# run from another folder, relative --logs, --out and --log name files there,
+# and messages show them as typed.
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..12"
+echo "1..15"
 . tests/host/tap.sh
 
 tools/bench replay --help >"$tmp/out" 2>&1; st=$?
@@ -90,3 +92,18 @@ PY
 			"$(tail -3 "$tmp/out")"
 	fi
 done
+
+# relative paths from another folder: the caller's, shown as typed (issue 38)
+top=$PWD
+(cd "$tmp" && "$top/tools/bench" replay --logs logs --out rel --dry-run) >"$tmp/out" 2>&1; st=$?
+if [ $st = 0 ] && [ -f "$tmp/rel/commands.txt" ] && [ ! -e "$top/rel" ]; then
+	ok "run from another folder: relative --logs and --out are the caller's"
+else
+	not_ok "run from another folder: relative --logs and --out are the caller's" "$(tail -3 "$tmp/out")"
+fi
+(cd "$tmp" && "$top/tools/bench" replay --logs nothere) >"$tmp/out" 2>&1; st=$?
+check "... a relative --logs that is not there: named as typed, exit 1" 1 \
+	"^bench: replay --logs nothere: no such directory$" "$tmp/out"
+(cd "$tmp" && "$top/tools/bench" --log failed.log --out relf) >"$tmp/out" 2>&1; st=$?
+check "... a relative --log: read from the caller's folder, its failed folder named as typed" 1 \
+	"its folder is relf-FAILED \\(not relf\\)$" "$tmp/out"
