@@ -156,15 +156,21 @@ KCMD(help, cmd_help, "help [CMD [WORD...]]", "list the commands, or one command'
 static int cmd_selftest(int argc, char **argv)
 {
 	static const struct kv_spec specs[] = {
-		{ "suite", KV_STRING, NULL, "comma-separated suite names (default: all)" },
+		{ "suite", KV_STRING, NULL,
+		  "comma-separated suite names, -NAME to leave one out (default: all)" },
 	};
 	struct kv_value v[ARRAY_SIZE(specs)];
 	struct result r;
 	int failed;
 	uint64_t t0 = ktime_ns();
+	char bad[64];
 
 	if (kcmd_args(argc, argv, specs, ARRAY_SIZE(specs), v, NULL))
 		return -EINVAL;
+	if (v[0].present && ktest_check_filter(v[0].s, bad, sizeof(bad))) {
+		pr_err("selftest: suite=%s: no suite '%s'\n", v[0].s, bad);
+		return -EINVAL;
+	}
 	failed = ktest_run_all(v[0].present ? v[0].s : NULL);
 	result_begin(&r, "selftest");
 	result_u64(&r, "failed_cases", (uint64_t)failed);

@@ -23,20 +23,53 @@ void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ..
 	printf("\n");
 }
 
+/*
+ * filter is a comma-separated list of suite names: those run; -NAME leaves a
+ * suite out, so "-diskmodel" runs every suite but diskmodel (a boot that
+ * proves its boot path needs not repeat the long pure-computation suites).
+ */
 static bool suite_selected(const struct ktest_suite *s, const char *filter)
 {
 	const char *p;
 	size_t n;
+	bool plain = false, named = false, minus;
 
 	if (!filter || !*filter)
 		return true;
-	/* filter is a comma-separated list of suite names */
 	for (p = filter; *p; p += n + (p[n] == ',')) {
 		n = strcspn(p, ",");
-		if (strlen(s->name) == n && strncmp(s->name, p, n) == 0)
-			return true;
+		minus = *p == '-';
+		if (strlen(s->name) == n - minus && strncmp(s->name, p + minus, n - minus) == 0) {
+			if (minus)
+				return false;
+			named = true;
+		}
+		plain |= !minus && n > 0;
 	}
-	return false;
+	return named || !plain;
+}
+
+int ktest_check_filter(const char *filter, char *bad, size_t size)
+{
+	const struct ktest_suite *s;
+	const char *p;
+	size_t n, m;
+	int minus;
+
+	for (p = filter ? filter : ""; *p; p += n + (p[n] == ',')) {
+		n = strcspn(p, ",");
+		minus = *p == '-';
+		for (s = __start_ktest_suites; s < __stop_ktest_suites; s++)
+			if (strlen(s->name) == n - minus && strncmp(s->name, p + minus, n - minus) == 0)
+				break;
+		if (s == __stop_ktest_suites || n - minus == 0) {
+			m = n < size - 1 ? n : size - 1;
+			memcpy(bad, p, m);
+			bad[m] = '\0';
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int run_suite(const struct ktest_suite *s, int num, int *failed_cases)

@@ -101,5 +101,8 @@ void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ..
  * KTAP and return the number of failed cases.
  */
 int ktest_run_all(const char *filter);
+/* 0 if every name of @filter (NAME or -NAME, comma-separated) is a suite's; else -1, the
+ * first that is not copied to @bad */
+int ktest_check_filter(const char *filter, char *bad, size_t size);
 
 #endif

@@ -36,12 +36,12 @@ for mode in ncq ahci_ncq=0 ahci_poll=1; do
 		"$mode: the driver names sector 1000"
 	tap_grep '^error: ahci0\.0: sda: .*: IS [0-9a-f]{8} CMD [0-9a-f]{8} TFD [0-9a-f]{8} SSTS [0-9a-f]{8} SERR [0-9a-f]{8} SACT [0-9a-f]{8} CI [0-9a-f]{8}' \
 		"$QOUT" "$mode: every port register logged"
-	tap_grep '"bytes":512000,"error":-5,"error_sector":1000' "$QOUT" \
-		"$mode: 32 x 4 KiB in flight: the one at sector 1000 fails, the 125 before it arrive"
-	tap_grep "\"bs_kb\":4,\"qd\":32,\"bytes\":512000,.*\"crc32\":\"$before\"" "$QOUT" \
-		"$mode: afterwards sectors 0-999 read correctly"
-	tap_grep "\"bs_kb\":1024,\"qd\":4,\"bytes\":8388608,.*\"crc32\":\"$after\"" "$QOUT" \
-		"$mode: afterwards 1-9 MiB read correctly"
+	tap_result "$QOUT" "$mode: 32 x 4 KiB in flight: the one at sector 1000 fails, the 125 before it arrive" \
+		cmd=rawread bytes=512000 error=-5 error_sector=1000
+	tap_result "$QOUT" "$mode: afterwards sectors 0-999 read correctly" \
+		cmd=rawread bs_kb=4 qd=32 bytes=512000 crc32="$before"
+	tap_result "$QOUT" "$mode: afterwards 1-9 MiB read correctly" \
+		cmd=rawread bs_kb=1024 qd=4 bytes=8388608 crc32="$after"
 	tap_grep '^sda .*\(ahci0\.0, running, ' "$QOUT" "$mode: the port is running again"
 	tap_nogrep 'timed out|command timeout' "$QOUT" "$mode: recovered without timeouts"
 done

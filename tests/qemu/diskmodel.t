@@ -83,7 +83,7 @@ else
 	tap_not_ok "the same command list twice: the same RESULT lines" \
 		"$(diff "$TAP_TMP/mix1" "$TAP_TMP/mix2" | head -6)"
 fi
-tap_grep '"host_late":' "$QOUT" "late real I/O is counted, in a host_ field"
+tap_result "$QOUT" "late real I/O is counted, in a host_ field" cmd=diskstats disks.0.model.host_late
 
 # Without the model: QEMU's disk times itself, on the host's clock.
 qemu --disk "$IMG" --disk-model none --timeout 120 -- "run=cat /big.bin;diskstats"

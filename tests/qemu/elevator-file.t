@@ -32,13 +32,13 @@ tap_grep "expected one of cfq\|deadline\|deadline-copy\|noop" "$QOUT" \
 qemu --kernel "$extra/lookahead32.elf" --mem 64M --disk "$img" --timeout 300 -- \
 	elevator=deadline-copy "run=lsblk;blockdev disk=0;bench iozone path=/bench/big.pat i=read"
 tap_is "$QSTATUS" 0 "lsblk, blockdev and a bench phase with it: exit 0"
-tap_grep '^RESULT \{"cmd":"lsblk".*"elevator":"deadline-copy"' "$QOUT" "lsblk's RESULT names it"
-tap_grep '^RESULT \{"cmd":"blockdev".*"elevator":"deadline-copy"' "$QOUT" "blockdev names it"
+tap_result "$QOUT" "lsblk's RESULT names it" cmd=lsblk disks.0.elevator=deadline-copy
+tap_result "$QOUT" "blockdev names it" cmd=blockdev elevator=deadline-copy
 tap_grep '^bench: iozone read: .* elevator=deadline-copy ' "$QOUT" \
 	"the bench settings line names it"
 rm -rf "$extra"
 qemu --mem 64M --disk "$img" --timeout 300 -- elevator=cfq \
 	"run=lsblk;bench iozone path=/bench/big.pat i=read;diskstats"
-tap_grep '^RESULT \{"cmd":"lsblk".*"elevator":"cfq"' "$QOUT" "elevator=cfq: lsblk's RESULT names it"
-tap_grep '^RESULT \{"cmd":"bench","workload":"iozone","test":"read",.*"verified":true' "$QOUT" \
-	"elevator=cfq: a sequential read through it verifies"
+tap_result "$QOUT" "elevator=cfq: lsblk's RESULT names it" cmd=lsblk disks.0.elevator=cfq
+tap_result "$QOUT" "elevator=cfq: a sequential read through it verifies" \
+	cmd=bench workload=iozone test=read verified=true

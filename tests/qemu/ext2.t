@@ -4,13 +4,15 @@
 # MBR-partitioned disk) is mounted with root=, and every file of its
 # manifest is read back through the page cache: "cksum /" for the files,
 # "cat" for the paths through symlinks, "." and "..". Sizes and crc32s
-# must equal the host's. Plus the acceptance run: ls /; cat /big.bin.
+# must equal the host's. Plus the acceptance run, in ext2-1k's boot (no boot
+# of its own: that boot already reads every file cold): without root=, ls /;
+# cat /big.bin.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
 
-# IMAGE MANIFEST ROOT
+# IMAGE MANIFEST ROOT (-: no root=, the first disk holding ext2)
 images=(
-	"ext2-1k.img manifest-full.txt 0"
+	"ext2-1k.img manifest-full.txt -"
 	"ext2-2k.img manifest-full.txt 0"
 	"ext2-4k.img manifest-full.txt 0"
 	"small-4k-i128.img manifest-small.txt 0"
@@ -72,8 +74,15 @@ for entry in "${images[@]}"; do
 	mapfile -t links < <(indirect_paths "build/img/$manifest")
 	run="ls /;cksum /"
 	for p in "${links[@]}"; do run="$run;cat $p"; done
-	qemu --timeout 120 --disk "build/img/$img" -- "root=$root" "run=$run"
-	tap_is "$QSTATUS" 0 "$img: mounts (root=$root) and reads every file"
+	if [ "$root" = - ]; then
+		qemu --timeout 120 --disk "build/img/$img" -- "run=$run;cat /big.bin"
+		ACC=$QOUT ACC_STATUS=$QSTATUS
+	else
+		qemu --timeout 120 --disk "build/img/$img" -- "root=$root" "run=$run"
+	fi
+	how="root=$root"
+	[ "$root" = - ] && how="no root="
+	tap_is "$QSTATUS" 0 "$img: mounts ($how) and reads every file"
 	if check_sums "$QOUT" "build/img/$manifest" >"$TAP_TMP/why"; then
 		tap_ok "$img: cksum / matches $manifest (size and crc32 of every file)"
 	else
@@ -86,10 +95,10 @@ for entry in "${images[@]}"; do
 	fi
 done
 
-# The acceptance run, without root= (the first disk holding ext2).
-qemu --timeout 120 --disk build/img/ext2-1k.img -- 'run=ls /;cat /big.bin'
-tap_is "$QSTATUS" 0 "ls /; cat /big.bin exits 0"
-tap_grep '^  big\.bin +[0-9]+ file +73400443$' "$QOUT" "ls / lists big.bin with its size"
+# The acceptance run, without root= (the first disk holding ext2): ext2-1k's boot.
+tap_is "$ACC_STATUS" 0 "without root=: ls /; cat /big.bin exits 0"
+tap_grep '^  big\.bin +[0-9]+ file +73400443$' "$ACC" "ls / lists big.bin with its size"
 want=$(awk '$1 == "/big.bin" {print $2, $3}' build/img/manifest-full.txt)
-got="$(result_field "$QOUT" cat bytes) $(result_field "$QOUT" cat crc32)"
+got=$(result_match "$ACC" cmd=cat path=/big.bin | sed -n 2p |
+	python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["bytes"], r["crc32"])' 2>/dev/null)
 tap_is "$got" "$want" "cat /big.bin: RESULT bytes and crc32 equal the host's"

@@ -73,16 +73,17 @@ else:
 PY
 }
 
-n=$(grep -c '"cmd":"bench","workload":"thrash"' "$plain")
+n=$(result_count "$plain" cmd=bench workload=thrash)
 tap_is "$n" 2 "two thrash summaries (legacy, ondemand)"
-thr=$(grep '"cmd":"bench","workload":"thrash"' "$plain" | grep -o '"ra_thrashed_pages":[0-9]*' |
-	cut -d: -f2 | tr '\n' ' ')
+# result_match prints the lines as json.dumps does: '"KEY": VALUE', whatever the kernel's order
+thr=$(result_match "$plain" cmd=bench workload=thrash | grep -o '"ra_thrashed_pages": [0-9]*' |
+	awk '{ printf "%s ", $2 }')
 if [ -n "$thr" ] && ! echo " $thr" | grep -q " 0 "; then
 	tap_ok "both thrash: pages read ahead and evicted unused ($thr)"
 else
 	tap_not_ok "both thrash" "ra_thrashed_pages: '$thr'"
 fi
-tr=$(grep -c '"cmd":"bench-trace"' "$traced")
+tr=$(result_count "$traced" cmd=bench-trace)
 if [ "$tr" -gt 0 ] && grep -q '^ratrace: t=' "$traced"; then
 	tap_ok "the traced run follows its reader ($tr bench-trace lines) and prints the ring"
 else

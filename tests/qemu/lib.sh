@@ -41,8 +41,13 @@ QRUN=0
 qemu() {	# qemu [run-qemu options] -- KEY=VALUE...: output in $QOUT, status in $QSTATUS
 	QRUN=$((QRUN + 1))
 	QOUT=$TAP_TMP/run$QRUN.log
-	tools/run-qemu "$@" >"$QOUT" 2>&1
-	QSTATUS=$?
+	# each boot's wall and CPU seconds as a TAP comment: where a script's time goes
+	local TIMEFORMAT='%R %U %S' t
+	t=$( { time tools/run-qemu "$@" >"$QOUT" 2>&1; } 2>&1; echo "status $?")
+	QSTATUS=${t##*status }
+	t=${t%status*}
+	awk -v n=$QRUN -v t="$t" 'BEGIN { split(t, f, " ")
+		printf "# boot %d: %.1f s wall, %.1f s CPU\n", n, f[1], f[2] + f[3] }'
 	if [ -n "${TEST_LOG_DIR:-}" ]; then cp "$QOUT" "$TEST_LOG_DIR/"; fi
 }
 
@@ -80,7 +85,8 @@ PY
 # The RESULT lines matching every KEY=VALUE (the value's text: a string as is, a
 # number or true/false as JSON prints it), KEY~REGEX (the text matches REGEX
 # whole) or KEY (present), in any key order: how many, then those lines as
-# JSON, one a line (tools/lib/results.py reads them).
+# JSON, one a line (tools/lib/results.py reads them). A KEY that is not a key of
+# the line may be a path into it: disks.0.model is the model of its first disk.
 result_match() {	# result_match FILE TERM...
 	python3 - "$@" <<'PY'
 import json, os, re, sys
@@ -95,11 +101,27 @@ def holds(r, term):
     if not m:
         sys.exit("result_match: bad term %r (KEY, KEY=VALUE or KEY~REGEX)" % term)
     key, op, want = m.groups()
-    if key not in r:
+    v = lookup(r, key)
+    if v is MISSING:
         return False
     if op is None:
         return True
-    return text(r[key]) == want if op == "=" else re.fullmatch(want, text(r[key])) is not None
+    return text(v) == want if op == "=" else re.fullmatch(want, text(v)) is not None
+
+MISSING = object()
+
+def lookup(r, key):
+    if key in r:
+        return r[key]
+    v = r
+    for part in key.split("."):
+        if isinstance(v, dict) and part in v:
+            v = v[part]
+        elif isinstance(v, list) and part.isdigit() and int(part) < len(v):
+            v = v[int(part)]
+        else:
+            return MISSING
+    return v
 
 rows = [r for r in results.from_log(path) if all(holds(r, t) for t in terms)]
 print(len(rows))
