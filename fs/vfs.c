@@ -122,19 +122,23 @@ ssize_t vfs_pread(struct file *filp, void *buf, size_t count, loff_t pos)
 		return err;
 	if (pos < 0)
 		return -EINVAL;
-	return do_generic_mapping_read(filp, buf, count, &pos);
+	return generic_file_read(filp, buf, count, &pos);
 }
 
-ssize_t vfs_pread_actor(struct file *filp, size_t count, loff_t pos,
-			void (*actor)(void *ctx, const void *data, size_t len), void *ctx)
+ssize_t vfs_pread_actor(struct file *filp, size_t count, loff_t pos, read_actor_t actor,
+			void *data)
 {
+	read_descriptor_t desc = {.count = count, .arg.data = data};
 	int err = check_readable(filp);
 
 	if (err)
 		return err;
 	if (pos < 0)
 		return -EINVAL;
-	return do_generic_mapping_read_actor(filp, count, &pos, actor, ctx);
+	do_generic_mapping_read(filp, &pos, &desc, actor);
+	if (desc.written)
+		return (ssize_t)desc.written;
+	return desc.error;
 }
 
 ssize_t vfs_read(struct file *filp, void *buf, size_t count)
@@ -143,7 +147,7 @@ ssize_t vfs_read(struct file *filp, void *buf, size_t count)
 
 	if (err)
 		return err;
-	return do_generic_mapping_read(filp, buf, count, &filp->f_pos);
+	return generic_file_read(filp, buf, count, &filp->f_pos);
 }
 
 int vfs_readdir(struct file *dir, filldir_t filldir, void *ctx)

@@ -1,6 +1,7 @@
 /*
- * The generic read paths over the page cache: read(2) (do_generic_mapping_read),
- * the mmap fault path (filemap_fault) and the splice path
+ * The generic read paths over the page cache: read(2) (do_generic_mapping_read,
+ * handing each piece of data to a read actor as 2.6.20's did: file_read_actor
+ * copies it into the caller's buffer, generic_file_read), the mmap fault path (filemap_fault) and the splice path
  * (generic_file_splice_read). Each one calls the file's readahead
  * algorithm through its hooks (struct ra_algorithm), at the places patches
  * 007 and 008 of the seeds put the calls:
@@ -29,17 +30,7 @@
 #include "kernel/time.h"
 #include "mm/filemap.h"
 
-/*
- * mm/filemap-actor.c compiles this file's read path once more with
- * FILEMAP_READ_ACTOR defined: do_generic_mapping_read_actor(), the same read
- * handing its data to an actor instead of copying it into one buffer. One
- * source for both, and do_generic_mapping_read() compiled exactly as it was
- * before the actor's entry: the instructions of every read, and so its time
- * under the virtual clock, do not move.
- */
-#ifndef FILEMAP_READ_ACTOR
 const char *const filemap_advice_names[] = { "normal", "sequential", "random", NULL };
-#endif
 
 static const char *file_name(const struct file *filp)
 {
@@ -86,7 +77,6 @@ static int wait_page_io(struct file *filp, struct page *page)
 	return -ETIMEDOUT;
 }
 
-#ifndef FILEMAP_READ_ACTOR
 /* Lock @page, waiting a bounded time for whoever holds it (normally its I/O). */
 static int lock_page_bounded(struct file *filp, struct page *page)
 {
@@ -105,7 +95,6 @@ static int lock_page_bounded(struct file *filp, struct page *page)
 	}
 	return 0;
 }
-#endif
 
 /* Start ->readpage on @page, which the caller has locked and holds a reference on. */
 static void start_readpage(struct file *filp, struct page *page)
@@ -180,36 +169,98 @@ static int page_wait_uptodate(struct file *filp, struct page *page)
 /* How often a read may find its page gone from the cache before giving up. */
 #define FILEMAP_MAX_LOOKUPS	8
 
-#ifndef FILEMAP_READ_ACTOR
-ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff_t *ppos)
-#else
-ssize_t do_generic_mapping_read_actor(struct file *filp, size_t count, loff_t *ppos,
-				      filemap_actor_t actor, void *ctx)
-#endif
+/*
+ * The page at @index for a read whose request ends before @last_index,
+ * uptodate and referenced: looked up, else brought in by the file's
+ * algorithm (->sync) or read alone, its ->async hook called on a
+ * PG_readahead page, its I/O waited for. Looked up again when it leaves the
+ * cache meanwhile. An ERR_PTR on failure; *@io_error says whether it is the
+ * page's I/O that failed (the read reports that itself when it returns it).
+ */
+static struct page *find_read_page(struct file *filp, pgoff_t index, pgoff_t last_index,
+				   bool *io_error)
 {
 	struct address_space *mapping = filp->f_mapping;
 	struct file_ra_state *ra = &filp->f_ra;
 	const struct ra_algorithm *algo = ra->algo;
 	bool as_is = ra->read_as_is;
+	struct page *page;
+	int lookups = 0;
+
+find_page:
+	if (++lookups > FILEMAP_MAX_LOOKUPS) {
+		pr_err("%s: page %lu keeps leaving the cache before it can be read\n",
+		       file_name(filp), index);
+		return ERR_PTR(-EIO);
+	}
+	page = find_get_page(mapping, index);
+	if (!page) {
+		struct decide_clock c = decide_begin();
+
+		if (as_is ? ra_read_as_is(mapping, ra, filp, index, last_index - index)
+			  : algo->sync(mapping, ra, filp, index, last_index - index))
+			page = find_get_page(mapping, index);
+		decide_end(ra, &c);
+		if (!page) {
+			uint64_t t0 = ktime_ns();
+
+			page = read_new_page(filp, index);
+			ra->stats.stall_ns += ktime_ns() - t0;
+			if (IS_ERR(page)) {
+				if (PTR_ERR(page) == -EEXIST)
+					goto find_page;
+				return page;
+			}
+		}
+	}
+	if (algo->async && !as_is && PageReadahead(page)) {
+		struct decide_clock c = decide_begin();
+
+		algo->async(mapping, ra, filp, page, index, last_index - index);
+		decide_end(ra, &c);
+	}
+	if (!PageUptodate(page)) {
+		uint64_t t0 = ktime_ns();
+		int err = page_wait_uptodate(filp, page);
+
+		ra->stats.stall_ns += ktime_ns() - t0;
+		if (err) {
+			page_cache_release(page);
+			if (err == -EAGAIN)
+				goto find_page;
+			*io_error = err == -EIO;
+			return ERR_PTR(err);
+		}
+	}
+	return page;
+}
+
+void do_generic_mapping_read(struct file *filp, loff_t *ppos, read_descriptor_t *desc,
+			     read_actor_t actor)
+{
+	struct address_space *mapping = filp->f_mapping;
+	struct file_ra_state *ra = &filp->f_ra;
+	const struct ra_algorithm *algo = ra->algo;
 	loff_t isize = mapping->size;
 	pgoff_t index, end_index, last_index, next_index, prev_index;
 	unsigned long offset;
 	unsigned int prev_offset;
-	size_t copied = 0;
 	bool io_error = false;
-	int error = 0;
 
-	if (*ppos < 0)
-		return -EINVAL;
-	if (count == 0 || isize <= 0 || *ppos >= isize)
-		return 0;
+	if (*ppos < 0) {
+		desc->error = -EINVAL;
+		return;
+	}
+	if (desc->count == 0 || isize <= 0 || *ppos >= isize)
+		return;
 	/* The request as the caller made it, even past end of file: readahead's req_size. */
-	if (count > (size_t)(INT64_MAX - *ppos - (loff_t)PAGE_CACHE_SIZE))
-		count = (size_t)(INT64_MAX - *ppos - (loff_t)PAGE_CACHE_SIZE);
+	if (desc->count > (size_t)(INT64_MAX - *ppos - (loff_t)PAGE_CACHE_SIZE))
+		desc->count = (size_t)(INT64_MAX - *ppos - (loff_t)PAGE_CACHE_SIZE);
 
 	index = (pgoff_t)(*ppos >> PAGE_CACHE_SHIFT);
 	offset = (unsigned long)(*ppos & ~PAGE_CACHE_MASK);
-	last_index = (pgoff_t)((*ppos + (loff_t)count + PAGE_CACHE_SIZE - 1) >> PAGE_CACHE_SHIFT);
+	last_index = (pgoff_t)((*ppos + (loff_t)desc->count + PAGE_CACHE_SIZE - 1) >>
+			       PAGE_CACHE_SHIFT);
 	end_index = (pgoff_t)((isize - 1) >> PAGE_CACHE_SHIFT);
 	next_index = index;
 	prev_index = ra->prev_index;
@@ -218,7 +269,6 @@ ssize_t do_generic_mapping_read_actor(struct file *filp, size_t count, loff_t *p
 	for (;;) {
 		struct page *page;
 		unsigned long nr, n;
-		int lookups = 0;
 
 		/* nr: bytes of this page inside the file, from offset on */
 		nr = PAGE_CACHE_SIZE;
@@ -231,59 +281,16 @@ ssize_t do_generic_mapping_read_actor(struct file *filp, size_t count, loff_t *p
 		}
 		nr -= offset;
 
-		if (algo->request && !as_is && index == next_index) {
+		if (algo->request && !ra->read_as_is && index == next_index) {
 			struct decide_clock c = decide_begin();
 
 			next_index = algo->request(mapping, ra, filp, index, last_index - index);
 			decide_end(ra, &c);
 		}
-find_page:
-		if (++lookups > FILEMAP_MAX_LOOKUPS) {
-			pr_err("%s: page %lu keeps leaving the cache before it can be read\n",
-			       file_name(filp), index);
-			error = -EIO;
+		page = find_read_page(filp, index, last_index, &io_error);
+		if (IS_ERR(page)) {
+			desc->error = (int)PTR_ERR(page);
 			break;
-		}
-		page = find_get_page(mapping, index);
-		if (!page) {
-			struct decide_clock c = decide_begin();
-
-			if (as_is ? ra_read_as_is(mapping, ra, filp, index, last_index - index)
-				  : algo->sync(mapping, ra, filp, index, last_index - index))
-				page = find_get_page(mapping, index);
-			decide_end(ra, &c);
-			if (!page) {
-				uint64_t t0 = ktime_ns();
-
-				page = read_new_page(filp, index);
-				ra->stats.stall_ns += ktime_ns() - t0;
-				if (IS_ERR(page)) {
-					if (PTR_ERR(page) == -EEXIST)
-						goto find_page;
-					error = (int)PTR_ERR(page);
-					break;
-				}
-			}
-		}
-		if (algo->async && !as_is && PageReadahead(page)) {
-			struct decide_clock c = decide_begin();
-
-			algo->async(mapping, ra, filp, page, index, last_index - index);
-			decide_end(ra, &c);
-		}
-		if (!PageUptodate(page)) {
-			uint64_t t0 = ktime_ns();
-			int err = page_wait_uptodate(filp, page);
-
-			ra->stats.stall_ns += ktime_ns() - t0;
-			if (err) {
-				page_cache_release(page);
-				if (err == -EAGAIN)
-					goto find_page;
-				error = err;
-				io_error = err == -EIO;
-				break;
-			}
 		}
 
 		ra_page_used(ra, page);
@@ -292,37 +299,48 @@ find_page:
 			mark_page_accessed(page);
 		prev_index = index;
 
-		n = min_t(unsigned long, nr, count - copied);
-#ifndef FILEMAP_READ_ACTOR
-		memcpy((char *)buf + copied, (const char *)page_address(page) + offset, n);
-#else
-		actor(ctx, (const char *)page_address(page) + offset, n);
-#endif
+		n = actor(desc, page, offset, nr);
 		page_cache_release(page);
-		copied += n;
 		offset += n;
 		index += offset >> PAGE_CACHE_SHIFT;
 		offset &= ~PAGE_CACHE_MASK;
 		prev_offset = (unsigned int)offset;
 		ra->prev_offset = prev_offset;
-		if (n < nr || copied == count)
+		if (n < nr || !desc->count)
 			break;
 	}
 
 	ra_read_end(ra, prev_index);
 	*ppos = ((loff_t)index << PAGE_CACHE_SHIFT) + (loff_t)offset;
-	if (copied)
-		ra->prev_pos = *ppos;
 	/* A short read returns what it has; the next read meets the error and reports it. */
-	if (copied)
-		return (ssize_t)copied;
-	if (io_error)
+	if (desc->written)
+		ra->prev_pos = *ppos;
+	else if (io_error)
 		pr_err("%s: read error at offset %llu (page %lu) after one retry\n", file_name(filp),
 		       (unsigned long long)index << PAGE_CACHE_SHIFT, index);
-	return error;
 }
 
-#ifndef FILEMAP_READ_ACTOR
+unsigned long file_read_actor(read_descriptor_t *desc, struct page *page, unsigned long offset,
+			      unsigned long size)
+{
+	size = min_t(unsigned long, size, desc->count);
+	memcpy(desc->arg.buf, (const char *)page_address(page) + offset, size);
+	desc->arg.buf += size;
+	desc->count -= size;
+	desc->written += size;
+	return size;
+}
+
+ssize_t generic_file_read(struct file *filp, void *buf, size_t count, loff_t *ppos)
+{
+	read_descriptor_t desc = {.count = count, .arg.buf = buf};
+
+	do_generic_mapping_read(filp, ppos, &desc, file_read_actor);
+	if (desc.written)
+		return (ssize_t)desc.written;
+	return desc.error;
+}
+
 /* --- the fault path -------------------------------------------------------------- */
 
 /*
@@ -463,13 +481,90 @@ page_not_uptodate:
 
 /* --- the splice path -------------------------------------------------------------- */
 
+/*
+ * Look up @nr_pages pages from @index into @pages, referenced: a missing
+ * one first through the file's algorithm, as the read path does ("make sure
+ * the readahead engine hears about the miss"), else added to the cache
+ * unlocked and not read (splice_page_start() reads it). Returns how many it
+ * has; when fewer than @nr_pages, *@error says why.
+ */
+static unsigned int splice_find_pages(struct file *in, pgoff_t index, unsigned int nr_pages,
+				      struct page **pages, int *error)
+{
+	struct address_space *mapping = in->f_mapping;
+	struct file_ra_state *ra = &in->f_ra;
+	const struct ra_algorithm *algo = ra->algo;
+	bool as_is = ra->read_as_is;
+	unsigned int n = 0;
+
+	while (n < nr_pages) {
+		struct page *page = find_get_page(mapping, index);
+
+		if (!page && (as_is ? ra_read_as_is(mapping, ra, in, index, nr_pages - n)
+				    : algo->sync(mapping, ra, in, index, nr_pages - n)))
+			page = find_get_page(mapping, index);
+		if (!page) {
+			int err;
+
+			page = page_cache_alloc(mapping);
+			if (!page) {
+				*error = -ENOMEM;
+				break;
+			}
+			err = add_to_page_cache_lru(page, mapping, index);
+			if (err) {
+				page_cache_release(page);
+				if (err == -EEXIST)
+					continue;
+				*error = err;
+				break;
+			}
+			/* add_to_page_cache() locked it; splice_page_start() reads it. */
+			unlock_page(page);
+		}
+		pages[n++] = page;
+		index++;
+	}
+	return n;
+}
+
+/*
+ * Before @page (at @index, @left pages before the end of the request) goes
+ * into the pipe: the algorithm's ->async on a PG_readahead page, and its
+ * read started if it is not uptodate. 0, -EAGAIN when it left the cache
+ * meanwhile (it does not go in), or -errno.
+ */
+static int splice_page_start(struct file *in, struct page *page, pgoff_t index,
+			     unsigned int left)
+{
+	struct file_ra_state *ra = &in->f_ra;
+	const struct ra_algorithm *algo = ra->algo;
+	int err;
+
+	if (algo->async && !ra->read_as_is && PageReadahead(page))
+		algo->async(in->f_mapping, ra, in, page, index, left);
+	if (PageUptodate(page))
+		return 0;
+	err = lock_page_bounded(in, page);
+	if (err)
+		return err;
+	if (!page->mapping) {
+		unlock_page(page);
+		return -EAGAIN;
+	}
+	if (PageUptodate(page))
+		unlock_page(page);
+	else
+		start_readpage(in, page);
+	return 0;
+}
+
 ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 				 struct splice_pipe_desc *spd)
 {
 	struct address_space *mapping = in->f_mapping;
 	struct file_ra_state *ra = &in->f_ra;
 	const struct ra_algorithm *algo = ra->algo;
-	bool as_is = ra->read_as_is;
 	struct page *pages[PIPE_BUFFERS];
 	unsigned int nr_pages, page_nr, loff;
 	pgoff_t index, end_index;
@@ -493,74 +588,32 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 					       PAGE_CACHE_SHIFT);
 
 	/* Don't second-guess readahead: call it as the page cache reads do. */
-	if (algo->request && !as_is)
+	if (algo->request && !ra->read_as_is)
 		algo->request(mapping, ra, in, index, nr_pages);
 
-	/* Look up the range, allocating what is missing (read below). */
-	while (spd->nr_pages < nr_pages) {
-		struct page *page = find_get_page(mapping, index);
-
-		/* Make sure the readahead engine hears about the miss. */
-		if (!page && (as_is ? ra_read_as_is(mapping, ra, in, index, nr_pages - spd->nr_pages)
-				    : algo->sync(mapping, ra, in, index, nr_pages - spd->nr_pages)))
-			page = find_get_page(mapping, index);
-		if (!page) {
-			int err;
-
-			page = page_cache_alloc(mapping);
-			if (!page) {
-				error = -ENOMEM;
-				break;
-			}
-			err = add_to_page_cache_lru(page, mapping, index);
-			if (err) {
-				page_cache_release(page);
-				if (err == -EEXIST)
-					continue;
-				error = err;
-				break;
-			}
-			/* add_to_page_cache() locked it; the loop below reads it. */
-			unlock_page(page);
-		}
-		pages[spd->nr_pages++] = page;
-		index++;
-	}
+	nr_pages = splice_find_pages(in, index, nr_pages, pages, &error);
 
 	/* Start I/O where needed and fill in the partial map. */
-	index = (pgoff_t)(*ppos >> PAGE_CACHE_SHIFT);
-	nr_pages = spd->nr_pages;
-	spd->nr_pages = 0;
 	end_index = (pgoff_t)((isize - 1) >> PAGE_CACHE_SHIFT);
 	for (page_nr = 0; page_nr < nr_pages; page_nr++) {
 		struct page *page = pages[page_nr];
 		unsigned int this_len;
+		int err;
 
 		if (!len)
 			break;
 		this_len = (unsigned int)min_t(size_t, len, PAGE_CACHE_SIZE - loff);
 
-		if (algo->async && !as_is && PageReadahead(page))
-			algo->async(mapping, ra, in, page, index, nr_pages - page_nr);
-
-		if (!PageUptodate(page)) {
-			int err = lock_page_bounded(in, page);
-
-			if (err) {
-				error = err;
-				break;
-			}
-			if (!page->mapping) {
-				/* Evicted: stop here, the next call gets it. */
-				unlock_page(page);
-				if (page_nr == 0)
-					error = -EAGAIN;
-				break;
-			}
-			if (PageUptodate(page))
-				unlock_page(page);
-			else
-				start_readpage(in, page);
+		err = splice_page_start(in, page, index, nr_pages - page_nr);
+		if (err == -EAGAIN) {
+			/* Evicted: stop here, the next call gets it. */
+			if (page_nr == 0)
+				error = -EAGAIN;
+			break;
+		}
+		if (err) {
+			error = err;
+			break;
 		}
 
 		if (index > end_index)
@@ -618,4 +671,3 @@ void splice_release(struct splice_pipe_desc *spd)
 		page_cache_release(spd->pages[i]);
 	spd->nr_pages = 0;
 }
-#endif /* FILEMAP_READ_ACTOR */

@@ -1,9 +1,0 @@
-/*
- * do_generic_mapping_read_actor() (mm/filemap.h): mm/filemap.c's read path
- * compiled a second time, handing each piece of data to an actor where
- * do_generic_mapping_read() copies it into the caller's buffer. A file of
- * its own so that filemap.c's own compiled code is what it was without it
- * (the compiler inlines helpers by how many callers they have). Host-buildable.
- */
-#define FILEMAP_READ_ACTOR
-#include "mm/filemap.c"
