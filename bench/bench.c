@@ -259,27 +259,20 @@ static void through_flush(struct read_through *rt)
 }
 
 /* The read path's actor: copy each piece into the buffer, as a read copies to the program's. */
-static unsigned long through_actor(read_descriptor_t *desc, struct page *page,
-				   unsigned long offset, unsigned long size)
+static void through_piece(void *ctx, const void *data, size_t len)
 {
-	struct read_through *rt = desc->arg.data;
-	const char *data = (const char *)page_address(page) + offset;
-	size_t len = min_t(unsigned long, size, desc->count);
+	struct read_through *rt = ctx;
 
-	desc->count -= len;
-	desc->written += len;
-	size = len;
 	while (len) {
 		size_t n = min(len, rt->buf_len - rt->fill);
 
 		memcpy(rt->buf + rt->fill, data, n);
 		rt->fill += n;
-		data += n;
+		data = (const char *)data + n;
 		len -= n;
 		if (rt->fill == rt->buf_len)
 			through_flush(rt);
 	}
-	return size;
 }
 
 ssize_t bench_pread_through(struct bench *b, struct file *f, void *buf, size_t buf_len, size_t len,
@@ -290,7 +283,7 @@ ssize_t bench_pread_through(struct bench *b, struct file *f, void *buf, size_t b
 	struct bench_harness h;
 	ssize_t n;
 
-	n = vfs_pread_actor(f, len, pos, through_actor, &rt);
+	n = vfs_pread_actor(f, len, pos, through_piece, &rt);
 	/* the checks made as the buffer filled are the harness's (real clock: harness_ns) */
 	ns = ktime_ns() - t0 - (b->harness_ns - harness0);
 	bench_harness_begin(b, &h);

@@ -1,7 +1,7 @@
 /*
  * copybench: what the benchmarks pay per byte they read, on the run's clock.
  * Every byte a workload reads is copied out of the page cache (memcpy in
- * file_read_actor, mm/filemap.c) and then checked against its pattern
+ * do_generic_mapping_read) and then checked against its pattern
  * (bench/pattern.h); the suites read about 100 GB, so these two loops are
  * most of the guest's instructions. Under tools/run-qemu's virtual clock
  * (-icount shift=0) one nanosecond is one guest instruction, so the figures

@@ -122,23 +122,19 @@ ssize_t vfs_pread(struct file *filp, void *buf, size_t count, loff_t pos)
 		return err;
 	if (pos < 0)
 		return -EINVAL;
-	return generic_file_read(filp, buf, count, &pos);
+	return do_generic_mapping_read(filp, buf, count, &pos);
 }
 
-ssize_t vfs_pread_actor(struct file *filp, size_t count, loff_t pos, read_actor_t actor,
-			void *data)
+ssize_t vfs_pread_actor(struct file *filp, size_t count, loff_t pos,
+			void (*actor)(void *ctx, const void *data, size_t len), void *ctx)
 {
-	read_descriptor_t desc = {.count = count, .arg.data = data};
 	int err = check_readable(filp);
 
 	if (err)
 		return err;
 	if (pos < 0)
 		return -EINVAL;
-	do_generic_mapping_read(filp, &pos, &desc, actor);
-	if (desc.written)
-		return (ssize_t)desc.written;
-	return desc.error;
+	return do_generic_mapping_read_actor(filp, count, &pos, actor, ctx);
 }
 
 ssize_t vfs_read(struct file *filp, void *buf, size_t count)
@@ -147,7 +143,7 @@ ssize_t vfs_read(struct file *filp, void *buf, size_t count)
 
 	if (err)
 		return err;
-	return generic_file_read(filp, buf, count, &filp->f_pos);
+	return do_generic_mapping_read(filp, buf, count, &filp->f_pos);
 }
 
 int vfs_readdir(struct file *dir, filldir_t filldir, void *ctx)

@@ -86,11 +86,10 @@ ssize_t vfs_pread(struct file *filp, void *buf, size_t count, loff_t pos);
  * pread(2) of @count bytes at @pos, one request as readahead sees it, its
  * data handed to @actor a piece at a time in file order (at most a page
  * each) instead of copied into one buffer: a read larger than any buffer
- * (do_generic_mapping_read(), mm/filemap.h). @data is the actor's
- * desc->arg.data. Returns what vfs_pread() would.
+ * (do_generic_mapping_read_actor()). Returns what vfs_pread() would.
  */
-ssize_t vfs_pread_actor(struct file *filp, size_t count, loff_t pos, read_actor_t actor,
-			void *data);
+ssize_t vfs_pread_actor(struct file *filp, size_t count, loff_t pos,
+			void (*actor)(void *ctx, const void *data, size_t len), void *ctx);
 
 /*
  * Call @filldir for each entry of the directory open as @dir, from f_pos

@@ -1,9 +1,9 @@
 /*
  * The kernel's memcpy, in place of newlib's x86-64 one (the linker takes
  * this object's memcpy and never pulls newlib's from libc.a). Every byte a
- * benchmark reads goes through it once (the read path's actor, mm/filemap.c's
- * file_read_actor, copies each page into the reader's buffer), so it is
- * chosen by what it costs there, measured with `copybench` (bench/copybench.c):
+ * benchmark reads goes through it once (do_generic_mapping_read copies each
+ * page into the reader's buffer), so it is chosen by what it costs there,
+ * measured with `copybench` (bench/copybench.c):
  *
  *  - newlib's loop streams its stores past the cache (movnti) and prefetches
  *    768 bytes ahead: on the Core 2 the benchmark's pattern check then reads

@@ -21,28 +21,4 @@ struct file {
 	const char *f_path;
 };
 
-/*
- * A read in progress, as 2.6.20's read_descriptor_t: what the read path
- * (do_generic_mapping_read(), mm/filemap.h) hands each piece of data to a
- * read actor with. The actor takes up to count bytes of each piece, then
- * lowers count and raises written by what it took.
- */
-typedef struct {
-	size_t written;		/* bytes handed on so far */
-	size_t count;		/* bytes still wanted */
-	union {
-		char *buf;	/* file_read_actor(): where the next byte goes */
-		void *data;	/* any other actor's own state */
-	} arg;
-	int error;		/* 0, or -errno when the read stopped on an error */
-} read_descriptor_t;
-
-/*
- * Hand on @size bytes from @offset of @page (uptodate, referenced by the
- * caller for the call's length). Returns the bytes taken: fewer than @size
- * ends the read.
- */
-typedef unsigned long (*read_actor_t)(read_descriptor_t *desc, struct page *page,
-				      unsigned long offset, unsigned long size);
-
 #endif /* MM_FILE_H */

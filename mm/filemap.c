@@ -1,7 +1,6 @@
 /*
- * The generic read paths over the page cache: read(2) (do_generic_mapping_read,
- * handing each piece of data to a read actor as 2.6.20's did: file_read_actor
- * copies it into the caller's buffer, generic_file_read), the mmap fault path (filemap_fault) and the splice path
+ * The generic read paths over the page cache: read(2) (do_generic_mapping_read),
+ * the mmap fault path (filemap_fault) and the splice path
  * (generic_file_splice_read). Each one calls the file's readahead
  * algorithm through its hooks (struct ra_algorithm), at the places patches
  * 007 and 008 of the seeds put the calls:
@@ -21,6 +20,10 @@
  * A page whose I/O failed is read once more with ->readpage; if that fails
  * too the read fails with -EIO and a message naming the file and offset.
  * Every wait for I/O is bounded by FILEMAP_IO_TIMEOUT_NS. Host-buildable.
+ *
+ * The read(2) path and the helpers it shares with the others are in
+ * mm/filemap-read.h, which mm/filemap-actor.c compiles a second time with
+ * an actor (that header says why two compilations).
  */
 #include <string.h>
 
@@ -29,53 +32,9 @@
 #include "kernel/sched.h"
 #include "kernel/time.h"
 #include "mm/filemap.h"
+#include "mm/filemap-read.h"
 
 const char *const filemap_advice_names[] = { "normal", "sequential", "random", NULL };
-
-static const char *file_name(const struct file *filp)
-{
-	if (filp->f_path)
-		return filp->f_path;
-	return filp->f_mapping->name ? filp->f_mapping->name : "?";
-}
-
-/*
- * Time a readahead call, unless the overhead benchmarks turned it off: what
- * the call slept (a synchronous read inside it, such as ext2's indirect
- * block, or a page lock) into ra->stats.decide_wait_ns, the rest, the call's
- * own work, into decide_ns.
- */
-struct decide_clock {
-	uint64_t t0, slept0;
-};
-
-static inline struct decide_clock decide_begin(void)
-{
-	if (!ra_decision_timing)
-		return (struct decide_clock){0, 0};
-	return (struct decide_clock){ktime_ns(), thread_slept_ns()};
-}
-
-static inline void decide_end(struct file_ra_state *ra, const struct decide_clock *c)
-{
-	if (ra_decision_timing) {
-		uint64_t slept = thread_slept_ns() - c->slept0;
-
-		ra->stats.decide_ns += ktime_ns() - c->t0 - slept;
-		ra->stats.decide_wait_ns += slept;
-	}
-}
-
-/* Wait for @page's I/O to end; -ETIMEDOUT (with a message) if it does not. */
-static int wait_page_io(struct file *filp, struct page *page)
-{
-	if (wait_on_page_locked_timeout(page, FILEMAP_IO_TIMEOUT_NS))
-		return 0;
-	pr_err("%s: page %lu (offset %llu): I/O did not complete within %llu s\n",
-	       file_name(filp), page->index, (unsigned long long)page->index << PAGE_CACHE_SHIFT,
-	       (unsigned long long)(FILEMAP_IO_TIMEOUT_NS / NSEC_PER_SEC));
-	return -ETIMEDOUT;
-}
 
 /* Lock @page, waiting a bounded time for whoever holds it (normally its I/O). */
 static int lock_page_bounded(struct file *filp, struct page *page)
@@ -94,251 +53,6 @@ static int lock_page_bounded(struct file *filp, struct page *page)
 		}
 	}
 	return 0;
-}
-
-/* Start ->readpage on @page, which the caller has locked and holds a reference on. */
-static void start_readpage(struct file *filp, struct page *page)
-{
-	ClearPageError(page);
-	get_page(page);		/* the I/O's reference, dropped at completion */
-	/* A failure to submit completes the page with PG_error: the waiter sees it. */
-	(void)filp->f_mapping->a_ops->readpage(filp, page);
-}
-
-/*
- * A new page for @index, read with a single ->readpage (no readahead, or
- * readahead could not bring it in). Returns it with a reference, its I/O
- * started; ERR_PTR(-EEXIST) if someone else added it meanwhile.
- */
-static struct page *read_new_page(struct file *filp, pgoff_t index)
-{
-	struct address_space *mapping = filp->f_mapping;
-	struct page *page;
-	int err;
-
-	if (!mapping->a_ops || !mapping->a_ops->readpage) {
-		pr_err("%s: the mapping has no readpage operation\n", file_name(filp));
-		return ERR_PTR(-EINVAL);
-	}
-	page = page_cache_alloc(mapping);
-	if (!page)
-		return ERR_PTR(-ENOMEM); /* the read returns it; its caller says what ran out */
-	err = add_to_page_cache_lru(page, mapping, index);
-	if (err) {
-		page_cache_release(page);
-		return ERR_PTR(err);
-	}
-	/* 2.6.20 under thrashing: "They have to be fault in ... one by one" (patch 006) */
-	filp->f_ra.stats.readpage_ios++;
-	ra_global_stats.readpage_ios++;
-	start_readpage(filp, page);
-	return page;
-}
-
-/*
- * Make @page (referenced by the caller) uptodate: wait for its I/O; if it
- * failed, read it once more with ->readpage. Returns 0, -EAGAIN when the
- * page left the cache meanwhile (look it up again), -EIO or -ETIMEDOUT.
- */
-static int page_wait_uptodate(struct file *filp, struct page *page)
-{
-	int retried = 0, err;
-
-	for (;;) {
-		err = wait_page_io(filp, page);
-		if (err)
-			return err;
-		if (PageUptodate(page))
-			return 0;
-		if (page->mapping != filp->f_mapping)
-			return -EAGAIN;
-		/* The caller reports it, once, when the error is what its read returns. */
-		if (retried++)
-			return -EIO;
-		/* Someone else holds the lock: their read is the retry. */
-		if (!trylock_page(page))
-			continue;
-		if (PageUptodate(page)) {
-			unlock_page(page);
-			return 0;
-		}
-		start_readpage(filp, page);
-	}
-}
-
-/* How often a read may find its page gone from the cache before giving up. */
-#define FILEMAP_MAX_LOOKUPS	8
-
-/*
- * The page at @index for a read whose request ends before @last_index,
- * uptodate and referenced: looked up, else brought in by the file's
- * algorithm (->sync) or read alone, its ->async hook called on a
- * PG_readahead page, its I/O waited for. Looked up again when it leaves the
- * cache meanwhile. An ERR_PTR on failure; *@io_error says whether it is the
- * page's I/O that failed (the read reports that itself when it returns it).
- */
-static struct page *find_read_page(struct file *filp, pgoff_t index, pgoff_t last_index,
-				   bool *io_error)
-{
-	struct address_space *mapping = filp->f_mapping;
-	struct file_ra_state *ra = &filp->f_ra;
-	const struct ra_algorithm *algo = ra->algo;
-	bool as_is = ra->read_as_is;
-	struct page *page;
-	int lookups = 0;
-
-find_page:
-	if (++lookups > FILEMAP_MAX_LOOKUPS) {
-		pr_err("%s: page %lu keeps leaving the cache before it can be read\n",
-		       file_name(filp), index);
-		return ERR_PTR(-EIO);
-	}
-	page = find_get_page(mapping, index);
-	if (!page) {
-		struct decide_clock c = decide_begin();
-
-		if (as_is ? ra_read_as_is(mapping, ra, filp, index, last_index - index)
-			  : algo->sync(mapping, ra, filp, index, last_index - index))
-			page = find_get_page(mapping, index);
-		decide_end(ra, &c);
-		if (!page) {
-			uint64_t t0 = ktime_ns();
-
-			page = read_new_page(filp, index);
-			ra->stats.stall_ns += ktime_ns() - t0;
-			if (IS_ERR(page)) {
-				if (PTR_ERR(page) == -EEXIST)
-					goto find_page;
-				return page;
-			}
-		}
-	}
-	if (algo->async && !as_is && PageReadahead(page)) {
-		struct decide_clock c = decide_begin();
-
-		algo->async(mapping, ra, filp, page, index, last_index - index);
-		decide_end(ra, &c);
-	}
-	if (!PageUptodate(page)) {
-		uint64_t t0 = ktime_ns();
-		int err = page_wait_uptodate(filp, page);
-
-		ra->stats.stall_ns += ktime_ns() - t0;
-		if (err) {
-			page_cache_release(page);
-			if (err == -EAGAIN)
-				goto find_page;
-			*io_error = err == -EIO;
-			return ERR_PTR(err);
-		}
-	}
-	return page;
-}
-
-void do_generic_mapping_read(struct file *filp, loff_t *ppos, read_descriptor_t *desc,
-			     read_actor_t actor)
-{
-	struct address_space *mapping = filp->f_mapping;
-	struct file_ra_state *ra = &filp->f_ra;
-	const struct ra_algorithm *algo = ra->algo;
-	loff_t isize = mapping->size;
-	pgoff_t index, end_index, last_index, next_index, prev_index;
-	unsigned long offset;
-	unsigned int prev_offset;
-	bool io_error = false;
-
-	if (*ppos < 0) {
-		desc->error = -EINVAL;
-		return;
-	}
-	if (desc->count == 0 || isize <= 0 || *ppos >= isize)
-		return;
-	/* The request as the caller made it, even past end of file: readahead's req_size. */
-	if (desc->count > (size_t)(INT64_MAX - *ppos - (loff_t)PAGE_CACHE_SIZE))
-		desc->count = (size_t)(INT64_MAX - *ppos - (loff_t)PAGE_CACHE_SIZE);
-
-	index = (pgoff_t)(*ppos >> PAGE_CACHE_SHIFT);
-	offset = (unsigned long)(*ppos & ~PAGE_CACHE_MASK);
-	last_index = (pgoff_t)((*ppos + (loff_t)desc->count + PAGE_CACHE_SIZE - 1) >>
-			       PAGE_CACHE_SHIFT);
-	end_index = (pgoff_t)((isize - 1) >> PAGE_CACHE_SHIFT);
-	next_index = index;
-	prev_index = ra->prev_index;
-	prev_offset = ra->prev_offset;
-
-	for (;;) {
-		struct page *page;
-		unsigned long nr, n;
-
-		/* nr: bytes of this page inside the file, from offset on */
-		nr = PAGE_CACHE_SIZE;
-		if (index >= end_index) {
-			if (index > end_index)
-				break;
-			nr = (unsigned long)((isize - 1) & ~PAGE_CACHE_MASK) + 1;
-			if (nr <= offset)
-				break;
-		}
-		nr -= offset;
-
-		if (algo->request && !ra->read_as_is && index == next_index) {
-			struct decide_clock c = decide_begin();
-
-			next_index = algo->request(mapping, ra, filp, index, last_index - index);
-			decide_end(ra, &c);
-		}
-		page = find_read_page(filp, index, last_index, &io_error);
-		if (IS_ERR(page)) {
-			desc->error = (int)PTR_ERR(page);
-			break;
-		}
-
-		ra_page_used(ra, page);
-		/* A page read again in pieces counts as accessed once. */
-		if (prev_index != index || offset != prev_offset)
-			mark_page_accessed(page);
-		prev_index = index;
-
-		n = actor(desc, page, offset, nr);
-		page_cache_release(page);
-		offset += n;
-		index += offset >> PAGE_CACHE_SHIFT;
-		offset &= ~PAGE_CACHE_MASK;
-		prev_offset = (unsigned int)offset;
-		ra->prev_offset = prev_offset;
-		if (n < nr || !desc->count)
-			break;
-	}
-
-	ra_read_end(ra, prev_index);
-	*ppos = ((loff_t)index << PAGE_CACHE_SHIFT) + (loff_t)offset;
-	/* A short read returns what it has; the next read meets the error and reports it. */
-	if (desc->written)
-		ra->prev_pos = *ppos;
-	else if (io_error)
-		pr_err("%s: read error at offset %llu (page %lu) after one retry\n", file_name(filp),
-		       (unsigned long long)index << PAGE_CACHE_SHIFT, index);
-}
-
-unsigned long file_read_actor(read_descriptor_t *desc, struct page *page, unsigned long offset,
-			      unsigned long size)
-{
-	size = min_t(unsigned long, size, desc->count);
-	memcpy(desc->arg.buf, (const char *)page_address(page) + offset, size);
-	desc->arg.buf += size;
-	desc->count -= size;
-	desc->written += size;
-	return size;
-}
-
-ssize_t generic_file_read(struct file *filp, void *buf, size_t count, loff_t *ppos)
-{
-	read_descriptor_t desc = {.count = count, .arg.buf = buf};
-
-	do_generic_mapping_read(filp, ppos, &desc, file_read_actor);
-	if (desc.written)
-		return (ssize_t)desc.written;
-	return desc.error;
 }
 
 /* --- the fault path -------------------------------------------------------------- */

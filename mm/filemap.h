@@ -14,29 +14,23 @@
 #define FILEMAP_IO_TIMEOUT_NS	(60 * NSEC_PER_SEC)
 
 /*
- * Read desc->count bytes at *@ppos through the page cache, one request as
- * readahead sees it (its req_size is all of desc->count), handing the data
- * to @actor a piece at a time in file order (at most a page each), and
- * advance *@ppos past what the actor took. As 2.6.20's: the actor copies
- * into a buffer (file_read_actor()) or does what its caller needs, such as
- * checking data larger than any buffer (bench/bench.c). At the end,
- * desc->written is the bytes read (0 at end of file) and desc->error 0 or
- * -errno (after a page failed its single-page retry); a short read leaves
- * the error to the next read, which meets it first.
+ * Read up to @count bytes at *@ppos into @buf through the page cache,
+ * advancing *@ppos. Returns bytes read (0 at end of file) or -errno
+ * (after a page failed its single-page retry).
  */
-void do_generic_mapping_read(struct file *filp, loff_t *ppos, read_descriptor_t *desc,
-			     read_actor_t actor);
-
-/* The actor that copies each piece to desc->arg.buf and moves it on. */
-unsigned long file_read_actor(read_descriptor_t *desc, struct page *page, unsigned long offset,
-			      unsigned long size);
+ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff_t *ppos);
 
 /*
- * Read up to @count bytes at *@ppos into @buf (do_generic_mapping_read()
- * with file_read_actor()), advancing *@ppos. Returns bytes read (0 at end of
- * file) or -errno.
+ * The same read of @count bytes, one request as readahead sees it (its
+ * req_size is all of @count), with the data handed to @actor a piece at a
+ * time in file order (at most a page each) instead of copied into one
+ * buffer: a read larger than any buffer the caller can have, as 2.6.20's
+ * read_actor_t let file_read_actor() copy to user memory page by page.
+ * (mm/filemap-actor.c builds it from do_generic_mapping_read()'s source.)
  */
-ssize_t generic_file_read(struct file *filp, void *buf, size_t count, loff_t *ppos);
+typedef void (*filemap_actor_t)(void *ctx, const void *data, size_t len);
+ssize_t do_generic_mapping_read_actor(struct file *filp, size_t count, loff_t *ppos,
+				      filemap_actor_t actor, void *ctx);
 
 /* --- the fault path (patch 007) ------------------------------------------------ */
 

@@ -30,7 +30,7 @@ host-tests: $(BUILD)/host/bench_mm
 RA_ALGO_SRCS := $(wildcard mm/readahead-*.c)
 HOST_SRCS += mm/readahead.c mm/ra-registry.c mm/ra-helpers.c mm/ratrace.c mm/ratrace-linux.c \
 	mm/ra-thrashed.c mm/ra-stats.c mm/ra-result.c mm/filemap.c \
-	$(RA_ALGO_SRCS)
+	mm/filemap-actor.c $(RA_ALGO_SRCS)
 HOST_TESTS += readahead readahead_mm
 RA_COMMON_TESTS := $(wildcard tests/common/test_ra_*.c)
 readahead_SRCS := $(RA_COMMON_TESTS) tests/host/test_readahead_fake.c \

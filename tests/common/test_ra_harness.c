@@ -199,7 +199,7 @@ void rah_close(struct ra_harness *h)
 
 ssize_t rah_pread(struct ra_harness *h, loff_t pos, size_t len, void *buf)
 {
-	return generic_file_read(&h->file, buf, len, &pos);
+	return do_generic_mapping_read(&h->file, buf, len, &pos);
 }
 
 ssize_t rah_read(struct ra_harness *h, pgoff_t index, unsigned long npages)
@@ -210,7 +210,7 @@ ssize_t rah_read(struct ra_harness *h, pgoff_t index, unsigned long npages)
 
 	if (npages > RAH_MAX_READ_PAGES)
 		return -EINVAL;
-	n = generic_file_read(&h->file, rah_buf, len, &pos);
+	n = do_generic_mapping_read(&h->file, rah_buf, len, &pos);
 	/* every whole word read, a page at a time */
 	for (ssize_t b = 0; b + 4 <= n; b += PAGE_SIZE) {
 		unsigned int words = (unsigned int)min_t(ssize_t, n - b, PAGE_SIZE) / 4;

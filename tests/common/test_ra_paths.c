@@ -368,7 +368,7 @@ static void test_window_from_device(struct ktest *t)
 	rah_close(&h);
 }
 
-/* --- the read path through an actor (do_generic_mapping_read) --------------------- */
+/* --- the read path through an actor (do_generic_mapping_read_actor) ------------- */
 
 #define ACTOR_EVENTS 64
 
@@ -376,28 +376,18 @@ struct actor_check {
 	loff_t pos;		/* the file offset of the next byte handed on */
 	unsigned long bad_words, pieces;
 	size_t largest;
-	size_t stop_at;		/* take no byte past this many (0: no limit) */
 };
 
-/*
- * Each piece must be the file's data at the offset the pieces so far reach.
- * Takes what it is offered, up to desc->count and c->stop_at bytes in all.
- */
-static unsigned long check_piece(read_descriptor_t *desc, struct page *page,
-				 unsigned long offset, unsigned long size)
+/* Each piece must be the file's data at the offset the pieces so far reach. */
+static void check_piece(void *ctx, const void *data, size_t len)
 {
-	struct actor_check *c = desc->arg.data;
-	const char *data = (const char *)page_address(page) + offset;
-	size_t len = min_t(unsigned long, size, desc->count);
-
-	if (c->stop_at && desc->written + len > c->stop_at)
-		len = c->stop_at - desc->written;
+	struct actor_check *c = ctx;
 
 	for (size_t b = 0; b + 4 <= len; b += 4) {
 		loff_t at = c->pos + (loff_t)b;
 		uint32_t got;
 
-		memcpy(&got, data + b, 4);
+		memcpy(&got, (const char *)data + b, 4);
 		if (got != rah_word((pgoff_t)(at >> PAGE_SHIFT),
 				    (unsigned int)(at & (PAGE_SIZE - 1)) / 4))
 			c->bad_words++;
@@ -405,9 +395,6 @@ static unsigned long check_piece(read_descriptor_t *desc, struct page *page,
 	c->pos += (loff_t)len;
 	c->pieces++;
 	c->largest = max(c->largest, len);
-	desc->count -= len;
-	desc->written += len;
-	return len;
 }
 
 /*
@@ -423,7 +410,6 @@ static void test_actor_read(struct ktest *t)
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(algos); i++) {
 		struct actor_check c = { .pos = 0 };
-		read_descriptor_t desc = { .count = 100 * PAGE_SIZE, .arg.data = &c };
 		unsigned int nev, nio;
 		loff_t pos = 0;
 
@@ -440,10 +426,9 @@ static void test_actor_read(struct ktest *t)
 		KT_EXPECT_EQ(t, want[0].req_size, 100);
 
 		KT_ASSERT_EQ(t, rah_open(&h, "/actor", 256 * PAGE_SIZE, algos[i], 32), 0);
-		do_generic_mapping_read(&h.file, &pos, &desc, check_piece);
-		KT_EXPECT_EQ(t, desc.written, 100 * PAGE_SIZE);
-		KT_EXPECT_EQ(t, desc.count, 0);
-		KT_EXPECT_EQ(t, desc.error, 0);
+		KT_EXPECT_EQ(t, do_generic_mapping_read_actor(&h.file, 100 * PAGE_SIZE, &pos,
+							      check_piece, &c),
+			     100 * PAGE_SIZE);
 		KT_EXPECT_EQ(t, pos, 100 * PAGE_SIZE);
 		KT_EXPECT_EQ(t, c.pieces, 100);
 		KT_EXPECT_EQ(t, c.largest, PAGE_SIZE);
@@ -465,29 +450,6 @@ static void test_actor_read(struct ktest *t)
 	}
 }
 
-/*
- * An actor that takes less than it is offered ends the read there: the
- * position moves past what it took, no further, and the read is no error.
- */
-static void test_actor_short(struct ktest *t)
-{
-	struct actor_check c = { .pos = 100, .stop_at = 3 * PAGE_SIZE + 7 };
-	read_descriptor_t desc = { .count = 10 * PAGE_SIZE, .arg.data = &c };
-	loff_t pos = 100;
-
-	KT_ASSERT_EQ(t, rah_open(&h, "/short", 64 * PAGE_SIZE, &ra_algo_ondemand, 32), 0);
-	do_generic_mapping_read(&h.file, &pos, &desc, check_piece);
-	KT_EXPECT_EQ(t, desc.written, 3 * PAGE_SIZE + 7);
-	KT_EXPECT_EQ(t, desc.error, 0);
-	KT_EXPECT_EQ(t, pos, 100 + 3 * PAGE_SIZE + 7);
-	KT_EXPECT_EQ(t, c.pos, pos);
-	/* pages 0 (from byte 100), 1 and 2 whole, then 107 bytes of page 3 */
-	KT_EXPECT_EQ(t, c.pieces, 4);
-	KT_EXPECT_EQ(t, c.bad_words, 0);
-	KT_EXPECT_EQ(t, h.file.f_ra.prev_pos, pos);
-	rah_close(&h);
-}
-
 KTEST_SUITE(ra_paths, rah_suite_ready,
 	    KTEST_CASE(test_fault_sequential), KTEST_CASE(test_fault_normal),
 	    KTEST_CASE(test_fault_random), KTEST_CASE(test_fault_legacy_sequential),
@@ -496,5 +458,4 @@ KTEST_SUITE(ra_paths, rah_suite_ready,
 	    KTEST_CASE(test_readdir_ondemand), KTEST_CASE(test_readdir_legacy),
 	    KTEST_CASE(test_error_retry), KTEST_CASE(test_error_persistent),
 	    KTEST_CASE(test_readpage_only), KTEST_CASE(test_off_keeps_mark),
-	    KTEST_CASE(test_window_from_device), KTEST_CASE(test_actor_read),
-	    KTEST_CASE(test_actor_short));
+	    KTEST_CASE(test_window_from_device), KTEST_CASE(test_actor_read));
