@@ -318,106 +318,271 @@ static int collect_files(const char *top, struct stream_files *sf)
 	return err;
 }
 
-static int thrash_run(struct bench *b)
+/*
+ * files=1: the @nstreams files the readers read, into @sf, each at least one
+ * @bs read long. 0, or -errno after a message (and @sf freed).
+ */
+static int stream_files_check(struct bench *b, uint64_t nstreams, uint64_t bs,
+			      struct stream_files *sf)
 {
-	uint64_t nstreams = bench_u(b, "streams"), rate = bench_u(b, "rate");
-	uint64_t interval = bench_u(b, "interval") * NSEC_PER_MSEC, bs = bench_u(b, "bs");
-	uint64_t tail = bench_u(b, "tail") * NSEC_PER_SEC, t0, end_ns, next, size, per;
-	unsigned int trace = (unsigned int)bench_u(b, "trace");
-	bool files = bench_u(b, "files");
-	struct stream_files sf = {0};
-	struct trace_state ts = {0};
-	struct bench_harness hold;
-	struct bench_sample prev, cur;
-	double max_mbps = 0, ramp_max_mbps = 0, min_req = 0;
-	double max_disk_mbps = 0, ramp_max_disk_mbps = 0; /* what the disk read, thrashed or not */
-	unsigned long max_cached = 0;			  /* pages */
-	struct mm_stats mm0, mm1; /* before and after the readers were set up */
-	volatile bool stop = false;
-	struct reader *rd;
-	struct file *probe;
-	unsigned int started = 0, sec = 0;
-	int err = 0;
+	int err = collect_files(bench_s(b, "path"), sf);
 
-	if (trace > nstreams) {
-		pr_err("bench thrash: trace=%u: there are only %llu readers\n", trace,
-		       (unsigned long long)nstreams);
-		return -EINVAL;
+	if (!err && sf->n < nstreams) {
+		pr_err("bench thrash: files=1: %s holds %u files for %llu readers\n",
+		       bench_s(b, "path"), sf->n, (unsigned long long)nstreams);
+		err = -EINVAL;
 	}
-	if (files) {
-		err = collect_files(bench_s(b, "path"), &sf);
-		if (!err && sf.n < nstreams) {
-			pr_err("bench thrash: files=1: %s holds %u files for %llu readers\n",
-			       bench_s(b, "path"), sf.n, (unsigned long long)nstreams);
+	for (unsigned int i = 0; i < nstreams && !err; i++) {
+		struct kstat st;
+
+		err = vfs_stat(sf->paths[i], &st);
+		if (err) {
+			pr_err("bench thrash: files=1: %s: %s\n", sf->paths[i], vfs_errname(err));
+		} else if ((uint64_t)st.size < bs) {
+			pr_err("bench thrash: files=1: %s is %llu bytes, less than one "
+			       "%llu-byte read\n", sf->paths[i],
+			       (unsigned long long)st.size, (unsigned long long)bs);
 			err = -EINVAL;
 		}
-		for (unsigned int i = 0; i < nstreams && !err; i++) {
-			struct kstat st;
+	}
+	if (err)
+		free_paths(sf->paths, sf->n);
+	return err;
+}
 
-			err = vfs_stat(sf.paths[i], &st);
-			if (err) {
-				pr_err("bench thrash: files=1: %s: %s\n", sf.paths[i],
-				       vfs_errname(err));
-			} else if ((uint64_t)st.size < bs) {
-				pr_err("bench thrash: files=1: %s is %llu bytes, less than one "
-				       "%llu-byte read\n", sf.paths[i],
-				       (unsigned long long)st.size, (unsigned long long)bs);
-				err = -EINVAL;
-			}
-		}
-		if (err) {
-			free_paths(sf.paths, sf.n);
-			return err;
-		}
-		per = 0; /* each reader: its whole file */
-	} else {
-		probe = bench_open(b, bench_s(b, "path"));
-		if (!probe)
-			return b->open_err;
-		size = (uint64_t)bench_size(probe);
-		bench_close(b, probe);
-		per = size / nstreams / 4096 * 4096;
-		if (per < bs) {
-			pr_err("bench thrash: %s is too small for %llu readers of %llu-byte reads\n",
-			       bench_s(b, "path"), (unsigned long long)nstreams,
-			       (unsigned long long)bs);
-			return -EINVAL;
-		}
+/*
+ * One shared file: the bytes of it each of @nstreams readers reads (its
+ * part, whole pages), into *@per. 0, or -errno after a message.
+ */
+static int shared_file_part(struct bench *b, uint64_t nstreams, uint64_t bs, uint64_t *per)
+{
+	struct file *probe = bench_open(b, bench_s(b, "path"));
+	uint64_t size;
+
+	if (!probe)
+		return b->open_err;
+	size = (uint64_t)bench_size(probe);
+	bench_close(b, probe);
+	*per = size / nstreams / 4096 * 4096;
+	if (*per < bs) {
+		pr_err("bench thrash: %s is too small for %llu readers of %llu-byte reads\n",
+		       bench_s(b, "path"), (unsigned long long)nstreams, (unsigned long long)bs);
+		return -EINVAL;
 	}
-	mm_get_stats(&mm0); /* what the readers will hold of the page cache's RAM */
-	rd = bench_zalloc(b, nstreams, sizeof(*rd), "the readers' state");
-	if (!rd) {
-		free_paths(sf.paths, sf.n);
-		return -ENOMEM;
-	}
-	/*
-	 * Every reader's thread, file and buffer are set up now, before the
-	 * phase and before memory is short (a thread stack is an order-3
-	 * allocation, which a fragmented, thrashing page cache may not give for
-	 * a long time): the run starts with all its readers or not at all.
-	 */
+	return 0;
+}
+
+/*
+ * Every reader's state, buffer, open file and thread, in @rd: each as
+ * @proto says (its bench, pace and stop flag), reader i reading @sf's file i
+ * whole (files=1, @sf non-NULL) or bytes [i * @per, (i + 1) * @per) of
+ * path=. Set up before the phase and before memory is short (a
+ * thread stack is an order-3 allocation, which a fragmented, thrashing page
+ * cache may not give for a long time): the run starts with all its readers
+ * or not at all. 0 or -errno (the readers made so far are left in @rd).
+ */
+static int readers_create(struct reader *rd, uint64_t nstreams, const struct reader *proto,
+			  const struct stream_files *sf, uint64_t per)
+{
+	struct bench *b = proto->b;
+	int err = 0;
+
 	for (unsigned int i = 0; i < nstreams && !err; i++) {
 		struct reader *r = &rd[i];
 		char what[24];
 
 		r->b = b;
-		r->rate = rate;
-		r->bs = bs;
+		r->rate = proto->rate;
+		r->bs = proto->bs;
 		r->catchup = bench_u(b, "catchup");
-		r->stop = &stop;
+		r->stop = proto->stop;
 		r->start = (loff_t)(i * per);
 		r->end = r->start + (loff_t)per;
-		r->buf = bench_buffer(b, bs);
-		r->f = r->buf ? bench_open(b, files ? sf.paths[i] : bench_s(b, "path")) : NULL;
+		r->buf = bench_buffer(b, r->bs);
+		r->f = r->buf ? bench_open(b, sf ? sf->paths[i] : bench_s(b, "path")) : NULL;
 		if (r->f)
 			r->f->f_pos = r->start;
-		if (r->f && files)
+		if (r->f && sf)
 			r->end = bench_size(r->f);
 		snprintf(what, sizeof(what), "reader %u", i + 1);
 		r->t = r->f ? bench_thread_create(b, reader_fn, r, what) : NULL;
 		if (!r->t)
 			err = r->buf && !r->f ? b->open_err : -ENOMEM;
 	}
+	return err;
+}
+
+/* trace=N: follow reader @r, number @nr, from now on (ra_trace_watch). */
+static void trace_begin(struct trace_state *ts, struct reader *r, unsigned int nr)
+{
+	ts->r = r;
+	ts->nr = nr;
+	ts->watch.ra = &r->f->f_ra;
+	ts->watch.mapping = r->f->f_mapping;
+	ts->watch.first = (pgoff_t)(r->start >> PAGE_CACHE_SHIFT);
+	ts->watch.last = (pgoff_t)((r->end - 1) >> PAGE_CACHE_SHIFT);
+	ts->prev = r->f->f_ra.stats;
+	ts->events = ra_trace_total();
+	ra_trace_watch = &ts->watch;
+}
+
+/* The run's figures over its samples: the seeds' two columns and ours. */
+struct thrash_peaks {
+	double max_mbps, ramp_max_mbps, min_req;
+	double max_disk_mbps, ramp_max_disk_mbps; /* what the disk read, thrashed or not */
+	unsigned long max_cached;		  /* pages */
+};
+
+/*
+ * Second @sec's sample, over the time since @prev (the last one, made the
+ * current one on return), with @started of @nstreams readers started: its
+ * RESULT "bench-sample" line, and the peaks it reaches. Under the harness's
+ * hold (the caller's).
+ */
+static void thrash_sample(struct bench *b, struct bench_sample *prev, struct thrash_peaks *pk,
+			  unsigned int sec, unsigned int started, uint64_t nstreams)
+{
+	struct bench_sample cur;
+	double mbps, disk_mbps, req, dt;
+	struct mm_stats mm;
+	struct ra_stats d;
+
+	bench_sample(b, &cur);
+	mm_get_stats(&mm);
+	ra_stats_sub(&d, &cur.ra, &prev->ra);
+	dt = (double)(cur.ns - prev->ns) / 1e9;
+	mbps = (double)(cur.bytes - prev->bytes) / 1e6 / dt;
+	disk_mbps = (double)(cur.disk_sectors - prev->disk_sectors) * 512 / 1e6 / dt;
+	req = cur.disk_reads > prev->disk_reads
+		      ? (double)(cur.disk_sectors - prev->disk_sectors) / 2.0 /
+				(double)(cur.disk_reads - prev->disk_reads)
+		      : 0;
+	printf("RESULT "
+	       "{\"cmd\":\"bench-sample\",\"workload\":\"thrash\",\"ra\":\"%s\","
+	       "\"t\":%u,\"streams\":%u,\"mbps\":%.3f,\"disk_mbps\":%.3f,"
+	       "\"avg_req_kb\":%.1f,\"thrashed_pages\":%lu,"
+	       "\"thrashed_windows\":%lu,\"windows\":%lu,\"sync_windows\":%lu,"
+	       "\"readpage_ios\":%lu,\"deferred\":%lu,\"cached_kb\":%lu,"
+	       "\"iops\":%.1f,\"buffer_hits\":%llu,\"seeks\":%llu,\"seek_ms\":%.1f,"
+	       "\"dist_kb\":%.0f}\n",
+	       b->ra->name, sec, started, mbps, disk_mbps, req, d.thrashed_pages,
+	       d.thrashed_windows, d.windows, d.sync_ios, d.readpage_ios, d.deferred,
+	       mm.cached * (PAGE_SIZE / 1024), (double)(cur.disk_reads - prev->disk_reads) / dt,
+	       (unsigned long long)(cur.buffer_hits - prev->buffer_hits),
+	       (unsigned long long)(cur.seeks - prev->seeks),
+	       (double)(cur.seek_ns - prev->seek_ns) / 1e6,
+	       cur.dispatched > prev->dispatched
+		       ? (double)(cur.dist_sectors - prev->dist_sectors) / 2.0 /
+				 (double)(cur.dispatched - prev->dispatched)
+		       : 0.0);
+	if (mbps > pk->max_mbps)
+		pk->max_mbps = mbps;
+	if (disk_mbps > pk->max_disk_mbps)
+		pk->max_disk_mbps = disk_mbps;
+	if (mm.cached > pk->max_cached)
+		pk->max_cached = mm.cached;
+	/*
+	 * The seeds measured "until reaching 200 streams"; the tail after it is
+	 * ours, and 2.6.20 changes its ways there.
+	 */
+	if (started < nstreams && mbps > pk->ramp_max_mbps)
+		pk->ramp_max_mbps = mbps;
+	if (started < nstreams && disk_mbps > pk->ramp_max_disk_mbps)
+		pk->ramp_max_disk_mbps = disk_mbps;
+	/* the seeds' minimum: over the seconds with every reader running */
+	if (started == nstreams && req > 0 && (pk->min_req == 0 || req < pk->min_req))
+		pk->min_req = req;
+	*prev = cur;
+}
+
+/*
+ * Wait for every reader to end and close its file (inside the phase: their
+ * counters add up into it). The first reader's error, after its line, or 0.
+ */
+static int readers_join(struct bench *b, struct reader *rd, uint64_t nstreams)
+{
+	int err = 0;
+
+	for (unsigned int i = 0; i < nstreams; i++) {
+		thread_join(rd[i].t);
+		rd[i].t = NULL;
+		if (rd[i].err && !err) {
+			err = rd[i].err;
+			reader_failed(&rd[i], i + 1);
+		}
+		bench_close(b, rd[i].f);
+		rd[i].f = NULL;
+		kfree(rd[i].buf);
+		rd[i].buf = NULL;
+	}
+	return err;
+}
+
+/*
+ * The phase's RESULT keys: the peaks, what @started readers took of the page
+ * cache's RAM (@mm0, @mm1: before and after they were set up) and thrashed.
+ */
+static void thrash_results(struct bench *b, const struct thrash_peaks *pk, unsigned int started,
+			   uint64_t nstreams, const struct mm_stats *mm0, const struct mm_stats *mm1)
+{
+	struct bench_sample cur;
+
+	bench_sample(b, &cur);
+	bench_result_double(b, "max_mbps", pk->max_mbps, 3);
+	bench_result_double(b, "min_avg_req_kb", pk->min_req, 1);
+	bench_result_double(b, "ramp_max_mbps", pk->ramp_max_mbps, 3);
+	bench_result_double(b, "max_disk_mbps", pk->max_disk_mbps, 3);
+	bench_result_double(b, "ramp_max_disk_mbps", pk->ramp_max_disk_mbps, 3);
+	bench_result_u64(b, "max_cached_kb", pk->max_cached * (PAGE_SIZE / 1024));
+	bench_result_u64(b, "catchup", bench_u(b, "catchup"));
+	bench_result_u64(b, "files", bench_u(b, "files"));
+	bench_result_u64(b, "streams", started);
+	/* the page cache's RAM the readers' threads, files, buffers and state took */
+	bench_result_u64(b, "readers_kb",
+			 (mm1->kernel_objs - mm0->kernel_objs) * (PAGE_SIZE / 1024));
+	bench_result_u64(b, "reader_bytes",
+			 (mm1->kernel_objs - mm0->kernel_objs) * PAGE_SIZE / nstreams);
+	bench_result_u64(b, "thrashed_pages", cur.ra.thrashed_pages);
+	bench_result_u64(b, "thrashed_windows", cur.ra.thrashed_windows);
+	/* always, so that a traced run takes the same path as an untraced one */
+	bench_result_u64(b, "trace", bench_u(b, "trace"));
+}
+
+static int thrash_run(struct bench *b)
+{
+	uint64_t nstreams = bench_u(b, "streams"), bs = bench_u(b, "bs");
+	uint64_t interval = bench_u(b, "interval") * NSEC_PER_MSEC;
+	uint64_t tail = bench_u(b, "tail") * NSEC_PER_SEC, t0, end_ns, next, per = 0;
+	unsigned int trace = (unsigned int)bench_u(b, "trace");
+	bool files = bench_u(b, "files");
+	struct stream_files sf = {0};
+	struct trace_state ts = {0};
+	struct thrash_peaks peaks = {0};
+	struct bench_harness hold;
+	struct bench_sample prev;
+	struct mm_stats mm0, mm1; /* before and after the readers were set up */
+	volatile bool stop = false;
+	struct reader *rd, proto = {.b = b, .rate = bench_u(b, "rate"), .bs = bs, .stop = &stop};
+	unsigned int started = 0, sec = 0;
+	int err;
+
+	if (trace > nstreams) {
+		pr_err("bench thrash: trace=%u: there are only %llu readers\n", trace,
+		       (unsigned long long)nstreams);
+		return -EINVAL;
+	}
+	/* files=1: each reader its whole file (per stays 0) */
+	err = files ? stream_files_check(b, nstreams, bs, &sf)
+		    : shared_file_part(b, nstreams, bs, &per);
+	if (err)
+		return err;
+	mm_get_stats(&mm0); /* what the readers will hold of the page cache's RAM */
+	rd = bench_zalloc(b, nstreams, sizeof(*rd), "the readers' state");
+	if (!rd) {
+		free_paths(sf.paths, sf.n);
+		return -ENOMEM;
+	}
+	err = readers_create(rd, nstreams, &proto, files ? &sf : NULL, per);
 	free_paths(sf.paths, sf.n);
 	if (err) {
 		bench_threads_cancel(b);
@@ -426,19 +591,8 @@ static int thrash_run(struct bench *b)
 	mm_get_stats(&mm1);
 	/* following a reader is an instrument: setting it up costs no time (bench.h) */
 	bench_harness_begin(b, &hold);
-	if (trace) {
-		struct reader *r = &rd[trace - 1];
-
-		ts.r = r;
-		ts.nr = trace;
-		ts.watch.ra = &r->f->f_ra;
-		ts.watch.mapping = r->f->f_mapping;
-		ts.watch.first = (pgoff_t)(r->start >> PAGE_CACHE_SHIFT);
-		ts.watch.last = (pgoff_t)((r->end - 1) >> PAGE_CACHE_SHIFT);
-		ts.prev = r->f->f_ra.stats;
-		ts.events = ra_trace_total();
-		ra_trace_watch = &ts.watch;
-	}
+	if (trace)
+		trace_begin(&ts, &rd[trace - 1], trace);
 	b->readers = (unsigned int)nstreams; /* their stall adds up (stall_frac) */
 	bench_harness_end(b, &hold);
 	/*
@@ -460,62 +614,13 @@ static int thrash_run(struct bench *b)
 			started++;
 		/* a sample a second (over the time since the last one, if the sampler ran late) */
 		if (now >= next + NSEC_PER_SEC) {
-			double mbps, disk_mbps, req, dt;
-			struct mm_stats mm;
-			struct ra_stats d;
 			struct bench_harness h;
 
 			bench_harness_begin(b, &h);
 			next += NSEC_PER_SEC;
-			bench_sample(b, &cur);
-			mm_get_stats(&mm);
-			ra_stats_sub(&d, &cur.ra, &prev.ra);
-			dt = (double)(cur.ns - prev.ns) / 1e9;
-			mbps = (double)(cur.bytes - prev.bytes) / 1e6 / dt;
-			disk_mbps = (double)(cur.disk_sectors - prev.disk_sectors) * 512 / 1e6 / dt;
-			req = cur.disk_reads > prev.disk_reads
-				      ? (double)(cur.disk_sectors - prev.disk_sectors) / 2.0 /
-						(double)(cur.disk_reads - prev.disk_reads)
-				      : 0;
-			printf("RESULT "
-			       "{\"cmd\":\"bench-sample\",\"workload\":\"thrash\",\"ra\":\"%s\","
-			       "\"t\":%u,\"streams\":%u,\"mbps\":%.3f,\"disk_mbps\":%.3f,"
-			       "\"avg_req_kb\":%.1f,\"thrashed_pages\":%lu,"
-			       "\"thrashed_windows\":%lu,\"windows\":%lu,\"sync_windows\":%lu,"
-			       "\"readpage_ios\":%lu,\"deferred\":%lu,\"cached_kb\":%lu,"
-			       "\"iops\":%.1f,\"buffer_hits\":%llu,\"seeks\":%llu,\"seek_ms\":%.1f,"
-			       "\"dist_kb\":%.0f}\n",
-			       b->ra->name, ++sec, started, mbps, disk_mbps, req, d.thrashed_pages,
-			       d.thrashed_windows, d.windows, d.sync_ios, d.readpage_ios, d.deferred,
-			       mm.cached * (PAGE_SIZE / 1024),
-			       (double)(cur.disk_reads - prev.disk_reads) / dt,
-			       (unsigned long long)(cur.buffer_hits - prev.buffer_hits),
-			       (unsigned long long)(cur.seeks - prev.seeks),
-			       (double)(cur.seek_ns - prev.seek_ns) / 1e6,
-			       cur.dispatched > prev.dispatched
-				       ? (double)(cur.dist_sectors - prev.dist_sectors) / 2.0 /
-						 (double)(cur.dispatched - prev.dispatched)
-				       : 0.0);
+			thrash_sample(b, &prev, &peaks, ++sec, started, nstreams);
 			if (ts.r)
 				trace_sample(b, &ts, sec);
-			if (mbps > max_mbps)
-				max_mbps = mbps;
-			if (disk_mbps > max_disk_mbps)
-				max_disk_mbps = disk_mbps;
-			if (mm.cached > max_cached)
-				max_cached = mm.cached;
-			/*
-			 * The seeds measured "until reaching 200 streams"; the tail
-			 * after it is ours, and 2.6.20 changes its ways there.
-			 */
-			if (started < nstreams && mbps > ramp_max_mbps)
-				ramp_max_mbps = mbps;
-			if (started < nstreams && disk_mbps > ramp_max_disk_mbps)
-				ramp_max_disk_mbps = disk_mbps;
-			/* the seeds' minimum: over the seconds with every reader running */
-			if (started == nstreams && req > 0 && (min_req == 0 || req < min_req))
-				min_req = req;
-			prev = cur;
 			bench_harness_end(b, &h);
 		}
 		sleep_ns(next + NSEC_PER_SEC - now < 100 * NSEC_PER_MSEC ? next + NSEC_PER_SEC - now
@@ -528,37 +633,8 @@ static int thrash_run(struct bench *b)
 	bench_result_u64(b, "interval_ms", bench_u(b, "interval"));
 	bench_result_u64(b, "rate", bench_u(b, "rate"));
 	bench_harness_end(b, &hold);
-	/* the readers' files close inside the phase: their counters add up into it */
-	for (unsigned int i = 0; i < nstreams; i++) {
-		thread_join(rd[i].t);
-		rd[i].t = NULL;
-		if (rd[i].err && !err) {
-			err = rd[i].err;
-			reader_failed(&rd[i], i + 1);
-		}
-		bench_close(b, rd[i].f);
-		rd[i].f = NULL;
-		kfree(rd[i].buf);
-		rd[i].buf = NULL;
-	}
-	bench_sample(b, &cur);
-	bench_result_double(b, "max_mbps", max_mbps, 3);
-	bench_result_double(b, "min_avg_req_kb", min_req, 1);
-	bench_result_double(b, "ramp_max_mbps", ramp_max_mbps, 3);
-	bench_result_double(b, "max_disk_mbps", max_disk_mbps, 3);
-	bench_result_double(b, "ramp_max_disk_mbps", ramp_max_disk_mbps, 3);
-	bench_result_u64(b, "max_cached_kb", max_cached * (PAGE_SIZE / 1024));
-	bench_result_u64(b, "catchup", bench_u(b, "catchup"));
-	bench_result_u64(b, "files", files);
-	bench_result_u64(b, "streams", started);
-	/* the page cache's RAM the readers' threads, files, buffers and state took */
-	bench_result_u64(b, "readers_kb", (mm1.kernel_objs - mm0.kernel_objs) * (PAGE_SIZE / 1024));
-	bench_result_u64(b, "reader_bytes",
-			 (mm1.kernel_objs - mm0.kernel_objs) * PAGE_SIZE / nstreams);
-	bench_result_u64(b, "thrashed_pages", cur.ra.thrashed_pages);
-	bench_result_u64(b, "thrashed_windows", cur.ra.thrashed_windows);
-	/* always, so that a traced run takes the same path as an untraced one */
-	bench_result_u64(b, "trace", trace);
+	err = readers_join(b, rd, nstreams);
+	thrash_results(b, &peaks, started, nstreams, &mm0, &mm1);
 	if (bench_phase_end(b))
 		err = -EIO;
 out:

@@ -402,36 +402,194 @@ static char *trim(char *s)
 	return s;
 }
 
+/* A parameter file being parsed: its name and line for the messages, where they go. */
+struct dm_parse {
+	const char *fname;
+	char *err;
+	size_t errlen;
+	int lineno;
+};
+
+/* Write "diskmodel: FILE: " and the message into the error buffer; returns -1. */
+static int __attribute__((format(printf, 2, 3))) parse_fail(struct dm_parse *ps,
+							    const char *fmt, ...)
+{
+	int o = snprintf(ps->err, ps->errlen, "diskmodel: %s: ", ps->fname);
+	va_list ap;
+
+	if (o > 0 && (size_t)o < ps->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(ps->err + o, ps->errlen - o, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* The file as a whole before its lines: not too long, and text. 0, or -1 with the error. */
+static int check_file(struct dm_parse *ps, const char *text, size_t len)
+{
+	const char *z;
+	int at = 1;
+
+	if (len > DM_FILE_MAX) {
+		snprintf(ps->err, ps->errlen,
+			 "diskmodel: %s: %zu bytes, more than a parameter file's %u", ps->fname,
+			 len, DM_FILE_MAX);
+		return -1;
+	}
+	z = memchr(text, 0, len);
+	if (!z)
+		return 0;
+	for (const char *q = text; q < z; q++)
+		at += *q == '\n';
+	snprintf(ps->err, ps->errlen,
+		 "diskmodel: %s: line %d: a NUL byte; a parameter file is text", ps->fname, at);
+	return -1;
+}
+
+/* A 'name' or 'desc' line: @key and the rest of the line @p, its text. */
+static int parse_text_key(struct dm_parse *ps, struct dm_parsed *pd, const char *key, char *p)
+{
+	char *v = trim(p);
+
+	if (!*v)
+		return parse_fail(ps, "line %d: '%s' needs a text\n", ps->lineno, key);
+	if (strcmp(key, "name")) {
+		if (pd->drive.desc)
+			return parse_fail(ps, "line %d: a second 'desc' line\n", ps->lineno);
+		pd->drive.desc = v;
+		return 0;
+	}
+	if (pd->drive.name)
+		return parse_fail(ps, "line %d: a second 'name' line\n", ps->lineno);
+	if (strlen(v) > 40 || strpbrk(v, " \t\"'"))
+		return parse_fail(ps, "line %d: name '%s': one word of up to 40 characters\n",
+				  ps->lineno, v);
+	pd->drive.name = v;
+	return 0;
+}
+
+/* A key that is none of the model's: the error lists the ones there are. */
+static int unknown_key(struct dm_parse *ps, const char *key)
+{
+	char what[256];
+	int o = 0;
+
+	for (int i = 0; i < NR_KEYS && o < (int)sizeof(what) - 20; i++)
+		o += snprintf(what + o, sizeof(what) - o, "%s%s", i ? " " : "", dm_keys[i].key);
+	return parse_fail(ps, "line %d: unknown key '%s' (known: name desc %s)\n", ps->lineno,
+			  key, what);
+}
+
+/*
+ * The rest @p of a line of key @k (named @key as written) into row @r: a
+ * tabled key's position, the value and its unit, which for a time may be
+ * another time unit (us, ms, s, ...: kernel/kv.c's), converted into the
+ * key's own; what remains is the row's source.
+ */
+static int parse_row(struct dm_parse *ps, const struct dm_key *k, const char *key, char *p,
+		     struct dm_param *r)
+{
+	int lineno = ps->lineno;
+	char what[256], *w, *u;
+
+	describe_key(what, sizeof(what), k);
+	r->key = k->key;
+	if (k->tabled) {
+		w = next_word(&p);
+		if (!w || !parse_number(w, &r->at))
+			return parse_fail(ps, "line %d: '%s' wants a position then a value: %s\n",
+					  lineno, key, what);
+		if (!(r->at >= 0 && r->at <= 1))
+			return parse_fail(ps, "line %d: %s position %s is outside 0..1: %s\n",
+					  lineno, key, w, what);
+	}
+	w = next_word(&p);
+	if (!w || !parse_number(w, &r->value))
+		return parse_fail(ps, "line %d: '%s' wants a number%s: %s\n", lineno, key,
+				  w ? "" : " (none given)", what);
+	u = next_word(&p);
+	/* a time in another unit (kernel/kv.c's parser), in the key's own */
+	if (u && strcmp(u, k->unit) && time_key(k) && kv_time_unit_named(u) &&
+	    !time_value(k, w, u, &r->value))
+		return parse_fail(ps, "line %d: %s %s %s is not a decimal time of whole "
+				  "nanoseconds: %s\n", lineno, key, w, u, what);
+	if (!(r->value >= k->min && r->value <= k->max) ||
+	    (k->integer && r->value != floor(r->value)))
+		return parse_fail(ps, "line %d: %s %s%s%s is out of range: %s\n", lineno, key, w,
+				  u && time_key(k) && kv_time_unit_named(u) ? " " : "",
+				  u && time_key(k) && kv_time_unit_named(u) ? u : "", what);
+	if (!u || (strcmp(u, k->unit) && !(time_key(k) && kv_time_unit_named(u))))
+		return parse_fail(ps, "line %d: '%s' is in %s%s, not '%s': %s\n", lineno, key,
+				  k->unit,
+				  time_key(k) ? " (or another time unit: ns, us, ms, s, min)" : "",
+				  u ? u : "(no unit)", what);
+	r->unit = k->unit;
+	r->source = *trim(p) ? trim(p) : "(file)";
+	return 0;
+}
+
+/* Line @s of the file (NUL-terminated) into @pd, the next row at pd->rows[*@n]. */
+static int parse_line(struct dm_parse *ps, struct dm_parsed *pd, char *s, int *n)
+{
+	const struct dm_key *k;
+	char *p, *key;
+
+	if (strlen(s) > DM_LINE_MAX)
+		return parse_fail(ps, "line %d: longer than %d characters\n", ps->lineno,
+				  DM_LINE_MAX);
+	for (p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\t' && *p != '\r')
+			return parse_fail(ps, "line %d: a control character (%#x); a parameter "
+					  "file is text\n", ps->lineno, (unsigned char)*p);
+	p = s;
+	key = next_word(&p);
+	if (!key || key[0] == '#')
+		return 0;
+	if (!strcmp(key, "name") || !strcmp(key, "desc"))
+		return parse_text_key(ps, pd, key, p);
+	k = key_of(key);
+	if (!k)
+		return unknown_key(ps, key);
+	if (*n == DM_ROWS_MAX)
+		return parse_fail(ps, "line %d: more than %d rows\n", ps->lineno, DM_ROWS_MAX);
+	if (parse_row(ps, k, key, p, &pd->rows[*n]))
+		return -1;
+	for (int i = 0; i < *n && !k->tabled; i++)
+		if (pd->rows[i].key == k->key)
+			return parse_fail(ps, "line %d: '%s' again (first given on an earlier "
+					  "line)\n", ps->lineno, key);
+	(*n)++;
+	return 0;
+}
+
+/* The whole-table checks once every line is read: missing keys, choices, tabled rows. */
+static int check_table(struct dm_parse *ps, struct dm_parsed *pd)
+{
+	struct dm_config *c = kmalloc(sizeof(*c));
+	char msg[384];
+	struct dm_err e = {msg, sizeof(msg)};
+	int bad;
+
+	if (!c)
+		return parse_fail(ps, "out of memory checking the table\n");
+	bad = config_check(&pd->drive, c, &e);
+	kfree(c);
+	if (bad)
+		return parse_fail(ps, "line %d (the end of the file): %s\n", ps->lineno, msg);
+	return 0;
+}
+
 struct dm_drive *dm_parse_params(const char *fname, const char *text, size_t len, char *err,
 				 size_t errlen)
 {
+	struct dm_parse ps = {fname, err, errlen, 0};
 	struct dm_parsed *pd;
-	char *s, *line, what[256];
-	int lineno = 0, n = 0;
+	char *s, *line;
+	int n = 0;
 
-#define FAIL(...)                                                          \
-	do {                                                               \
-		int __o = snprintf(err, errlen, "diskmodel: %s: ", fname); \
-		if (__o > 0 && (size_t)__o < errlen)                       \
-			snprintf(err + __o, errlen - __o, __VA_ARGS__);    \
-		goto fail;                                                 \
-	} while (0)
-
-	if (len > DM_FILE_MAX) {
-		snprintf(err, errlen, "diskmodel: %s: %zu bytes, more than a parameter file's %u",
-			 fname, len, DM_FILE_MAX);
+	if (check_file(&ps, text, len))
 		return NULL;
-	}
-	if (memchr(text, 0, len)) {
-		const char *z = memchr(text, 0, len);
-		int at = 1;
-
-		for (const char *q = text; q < z; q++)
-			at += *q == '\n';
-		snprintf(err, errlen,
-			 "diskmodel: %s: line %d: a NUL byte; a parameter file is text", fname, at);
-		return NULL;
-	}
 	pd = kzalloc(sizeof(*pd) + len + 1);
 	if (!pd) {
 		snprintf(err, errlen, "diskmodel: %s: out of memory for the parameter table",
@@ -442,120 +600,26 @@ struct dm_drive *dm_parse_params(const char *fname, const char *text, size_t len
 	pd->text[len] = 0;
 	pd->drive.params = pd->rows;
 	for (s = pd->text; s && *s; s = line) {
-		char *eol = strchr(s, '\n'), *p, *key, *w, *u;
-		const struct dm_key *k;
-		struct dm_param *r;
+		char *eol = strchr(s, '\n');
 
-		lineno++;
+		ps.lineno++;
 		line = eol ? eol + 1 : NULL;
 		if (eol)
 			*eol = 0;
-		if (strlen(s) > DM_LINE_MAX)
-			FAIL("line %d: longer than %d characters\n", lineno, DM_LINE_MAX);
-		for (p = s; *p; p++)
-			if ((unsigned char)*p < 0x20 && *p != '\t' && *p != '\r')
-				FAIL("line %d: a control character (%#x); a parameter file is "
-				     "text\n",
-				     lineno, (unsigned char)*p);
-		p = s;
-		key = next_word(&p);
-		if (!key || key[0] == '#')
-			continue;
-		if (!strcmp(key, "name") || !strcmp(key, "desc")) {
-			char *v = trim(p);
-
-			if (!*v)
-				FAIL("line %d: '%s' needs a text\n", lineno, key);
-			if (!strcmp(key, "name")) {
-				if (pd->drive.name)
-					FAIL("line %d: a second 'name' line\n", lineno);
-				if (strlen(v) > 40 || strpbrk(v, " \t\"'"))
-					FAIL("line %d: name '%s': one word of up to 40 "
-					     "characters\n",
-					     lineno, v);
-				pd->drive.name = v;
-			} else {
-				if (pd->drive.desc)
-					FAIL("line %d: a second 'desc' line\n", lineno);
-				pd->drive.desc = v;
-			}
-			continue;
-		}
-		k = key_of(key);
-		if (!k) {
-			int o = 0;
-
-			for (int i = 0; i < NR_KEYS && o < (int)sizeof(what) - 20; i++)
-				o += snprintf(what + o, sizeof(what) - o, "%s%s", i ? " " : "",
-					      dm_keys[i].key);
-			FAIL("line %d: unknown key '%s' (known: name desc %s)\n", lineno, key,
-			     what);
-		}
-		describe_key(what, sizeof(what), k);
-		if (n == DM_ROWS_MAX)
-			FAIL("line %d: more than %d rows\n", lineno, DM_ROWS_MAX);
-		r = &pd->rows[n];
-		r->key = k->key;
-		if (k->tabled) {
-			w = next_word(&p);
-			if (!w || !parse_number(w, &r->at))
-				FAIL("line %d: '%s' wants a position then a value: %s\n", lineno,
-				     key, what);
-			if (!(r->at >= 0 && r->at <= 1))
-				FAIL("line %d: %s position %s is outside 0..1: %s\n", lineno, key,
-				     w, what);
-		}
-		w = next_word(&p);
-		if (!w || !parse_number(w, &r->value))
-			FAIL("line %d: '%s' wants a number%s: %s\n", lineno, key,
-			     w ? "" : " (none given)", what);
-		u = next_word(&p);
-		/* a time in another unit (kernel/kv.c's parser), in the key's own */
-		if (u && strcmp(u, k->unit) && time_key(k) && kv_time_unit_named(u) &&
-		    !time_value(k, w, u, &r->value))
-			FAIL("line %d: %s %s %s is not a decimal time of whole nanoseconds: %s\n",
-			     lineno, key, w, u, what);
-		if (!(r->value >= k->min && r->value <= k->max) ||
-		    (k->integer && r->value != floor(r->value)))
-			FAIL("line %d: %s %s%s%s is out of range: %s\n", lineno, key, w,
-			     u && time_key(k) && kv_time_unit_named(u) ? " " : "",
-			     u && time_key(k) && kv_time_unit_named(u) ? u : "", what);
-		if (!u || (strcmp(u, k->unit) && !(time_key(k) && kv_time_unit_named(u))))
-			FAIL("line %d: '%s' is in %s%s, not '%s': %s\n", lineno, key, k->unit,
-			     time_key(k) ? " (or another time unit: ns, us, ms, s, min)" : "",
-			     u ? u : "(no unit)", what);
-		r->unit = k->unit;
-		r->source = *trim(p) ? trim(p) : "(file)";
-		for (int i = 0; i < n && !k->tabled; i++)
-			if (pd->rows[i].key == r->key)
-				FAIL("line %d: '%s' again (first given on an earlier line)\n",
-				     lineno, key);
-		n++;
+		if (parse_line(&ps, pd, s, &n))
+			goto fail;
 	}
 	pd->drive.nr_params = n;
 	if (!pd->drive.name)
 		pd->drive.name = "file";
 	if (!pd->drive.desc)
 		pd->drive.desc = fname;
-	{
-		/* the whole-table checks: missing keys, choices, tabled rows */
-		struct dm_config *c = kmalloc(sizeof(*c));
-		char msg[384];
-		struct dm_err e = {msg, sizeof(msg)};
-		int bad;
-
-		if (!c)
-			FAIL("out of memory checking the table\n");
-		bad = config_check(&pd->drive, c, &e);
-		kfree(c);
-		if (bad)
-			FAIL("line %d (the end of the file): %s\n", lineno, msg);
-	}
+	if (check_table(&ps, pd))
+		goto fail;
 	return &pd->drive;
 fail:
 	kfree(pd);
 	return NULL;
-#undef FAIL
 }
 
 void dm_drive_free(struct dm_drive *d)

@@ -5,7 +5,7 @@
  * (kernel/time.c). Firmware data is input like any other: every table's
  * signature, length and checksum is checked before a field of it is used,
  * and every address before it is read. Host-buildable: physical memory is
- * reached through a callback, so tests/common/test_acpi.c feeds it tables.
+ * reached through a callback, so tests/host/test_acpi.c feeds it tables.
  */
 #ifndef KERNEL_ACPI_H
 #define KERNEL_ACPI_H

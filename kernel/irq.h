@@ -1,5 +1,5 @@
 /*
- * Interrupt vectors (kernel/irq.c, kernel/apic.c). The legacy PIC is
+ * Interrupt vectors (kernel/apic.c). The legacy PIC is
  * masked; devices interrupt through MSI to the local APIC. A driver asks
  * for a vector, programs its MSI capability with msi_compose(), and its
  * handler runs with interrupts masked; the dispatcher sends the EOI.

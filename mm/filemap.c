@@ -20,6 +20,10 @@
  * A page whose I/O failed is read once more with ->readpage; if that fails
  * too the read fails with -EIO and a message naming the file and offset.
  * Every wait for I/O is bounded by FILEMAP_IO_TIMEOUT_NS. Host-buildable.
+ *
+ * The read(2) path and the helpers it shares with the others are in
+ * mm/filemap-read.h, which mm/filemap-actor.c compiles a second time with
+ * an actor (that header says why two compilations).
  */
 #include <string.h>
 
@@ -28,65 +32,10 @@
 #include "kernel/sched.h"
 #include "kernel/time.h"
 #include "mm/filemap.h"
+#include "mm/filemap-read.h"
 
-/*
- * mm/filemap-actor.c compiles this file's read path once more with
- * FILEMAP_READ_ACTOR defined: do_generic_mapping_read_actor(), the same read
- * handing its data to an actor instead of copying it into one buffer. One
- * source for both, and do_generic_mapping_read() compiled exactly as it was
- * before the actor's entry: the instructions of every read, and so its time
- * under the virtual clock, do not move.
- */
-#ifndef FILEMAP_READ_ACTOR
 const char *const filemap_advice_names[] = { "normal", "sequential", "random", NULL };
-#endif
 
-static const char *file_name(const struct file *filp)
-{
-	if (filp->f_path)
-		return filp->f_path;
-	return filp->f_mapping->name ? filp->f_mapping->name : "?";
-}
-
-/*
- * Time a readahead call, unless the overhead benchmarks turned it off: what
- * the call slept (a synchronous read inside it, such as ext2's indirect
- * block, or a page lock) into ra->stats.decide_wait_ns, the rest, the call's
- * own work, into decide_ns.
- */
-struct decide_clock {
-	uint64_t t0, slept0;
-};
-
-static inline struct decide_clock decide_begin(void)
-{
-	if (!ra_decision_timing)
-		return (struct decide_clock){0, 0};
-	return (struct decide_clock){ktime_ns(), thread_slept_ns()};
-}
-
-static inline void decide_end(struct file_ra_state *ra, const struct decide_clock *c)
-{
-	if (ra_decision_timing) {
-		uint64_t slept = thread_slept_ns() - c->slept0;
-
-		ra->stats.decide_ns += ktime_ns() - c->t0 - slept;
-		ra->stats.decide_wait_ns += slept;
-	}
-}
-
-/* Wait for @page's I/O to end; -ETIMEDOUT (with a message) if it does not. */
-static int wait_page_io(struct file *filp, struct page *page)
-{
-	if (wait_on_page_locked_timeout(page, FILEMAP_IO_TIMEOUT_NS))
-		return 0;
-	pr_err("%s: page %lu (offset %llu): I/O did not complete within %llu s\n",
-	       file_name(filp), page->index, (unsigned long long)page->index << PAGE_CACHE_SHIFT,
-	       (unsigned long long)(FILEMAP_IO_TIMEOUT_NS / NSEC_PER_SEC));
-	return -ETIMEDOUT;
-}
-
-#ifndef FILEMAP_READ_ACTOR
 /* Lock @page, waiting a bounded time for whoever holds it (normally its I/O). */
 static int lock_page_bounded(struct file *filp, struct page *page)
 {
@@ -105,224 +54,7 @@ static int lock_page_bounded(struct file *filp, struct page *page)
 	}
 	return 0;
 }
-#endif
 
-/* Start ->readpage on @page, which the caller has locked and holds a reference on. */
-static void start_readpage(struct file *filp, struct page *page)
-{
-	ClearPageError(page);
-	get_page(page);		/* the I/O's reference, dropped at completion */
-	/* A failure to submit completes the page with PG_error: the waiter sees it. */
-	(void)filp->f_mapping->a_ops->readpage(filp, page);
-}
-
-/*
- * A new page for @index, read with a single ->readpage (no readahead, or
- * readahead could not bring it in). Returns it with a reference, its I/O
- * started; ERR_PTR(-EEXIST) if someone else added it meanwhile.
- */
-static struct page *read_new_page(struct file *filp, pgoff_t index)
-{
-	struct address_space *mapping = filp->f_mapping;
-	struct page *page;
-	int err;
-
-	if (!mapping->a_ops || !mapping->a_ops->readpage) {
-		pr_err("%s: the mapping has no readpage operation\n", file_name(filp));
-		return ERR_PTR(-EINVAL);
-	}
-	page = page_cache_alloc(mapping);
-	if (!page)
-		return ERR_PTR(-ENOMEM); /* the read returns it; its caller says what ran out */
-	err = add_to_page_cache_lru(page, mapping, index);
-	if (err) {
-		page_cache_release(page);
-		return ERR_PTR(err);
-	}
-	/* 2.6.20 under thrashing: "They have to be fault in ... one by one" (patch 006) */
-	filp->f_ra.stats.readpage_ios++;
-	ra_global_stats.readpage_ios++;
-	start_readpage(filp, page);
-	return page;
-}
-
-/*
- * Make @page (referenced by the caller) uptodate: wait for its I/O; if it
- * failed, read it once more with ->readpage. Returns 0, -EAGAIN when the
- * page left the cache meanwhile (look it up again), -EIO or -ETIMEDOUT.
- */
-static int page_wait_uptodate(struct file *filp, struct page *page)
-{
-	int retried = 0, err;
-
-	for (;;) {
-		err = wait_page_io(filp, page);
-		if (err)
-			return err;
-		if (PageUptodate(page))
-			return 0;
-		if (page->mapping != filp->f_mapping)
-			return -EAGAIN;
-		/* The caller reports it, once, when the error is what its read returns. */
-		if (retried++)
-			return -EIO;
-		/* Someone else holds the lock: their read is the retry. */
-		if (!trylock_page(page))
-			continue;
-		if (PageUptodate(page)) {
-			unlock_page(page);
-			return 0;
-		}
-		start_readpage(filp, page);
-	}
-}
-
-/* How often a read may find its page gone from the cache before giving up. */
-#define FILEMAP_MAX_LOOKUPS	8
-
-#ifndef FILEMAP_READ_ACTOR
-ssize_t do_generic_mapping_read(struct file *filp, void *buf, size_t count, loff_t *ppos)
-#else
-ssize_t do_generic_mapping_read_actor(struct file *filp, size_t count, loff_t *ppos,
-				      filemap_actor_t actor, void *ctx)
-#endif
-{
-	struct address_space *mapping = filp->f_mapping;
-	struct file_ra_state *ra = &filp->f_ra;
-	const struct ra_algorithm *algo = ra->algo;
-	bool as_is = ra->read_as_is;
-	loff_t isize = mapping->size;
-	pgoff_t index, end_index, last_index, next_index, prev_index;
-	unsigned long offset;
-	unsigned int prev_offset;
-	size_t copied = 0;
-	bool io_error = false;
-	int error = 0;
-
-	if (*ppos < 0)
-		return -EINVAL;
-	if (count == 0 || isize <= 0 || *ppos >= isize)
-		return 0;
-	/* The request as the caller made it, even past end of file: readahead's req_size. */
-	if (count > (size_t)(INT64_MAX - *ppos - (loff_t)PAGE_CACHE_SIZE))
-		count = (size_t)(INT64_MAX - *ppos - (loff_t)PAGE_CACHE_SIZE);
-
-	index = (pgoff_t)(*ppos >> PAGE_CACHE_SHIFT);
-	offset = (unsigned long)(*ppos & ~PAGE_CACHE_MASK);
-	last_index = (pgoff_t)((*ppos + (loff_t)count + PAGE_CACHE_SIZE - 1) >> PAGE_CACHE_SHIFT);
-	end_index = (pgoff_t)((isize - 1) >> PAGE_CACHE_SHIFT);
-	next_index = index;
-	prev_index = ra->prev_index;
-	prev_offset = ra->prev_offset;
-
-	for (;;) {
-		struct page *page;
-		unsigned long nr, n;
-		int lookups = 0;
-
-		/* nr: bytes of this page inside the file, from offset on */
-		nr = PAGE_CACHE_SIZE;
-		if (index >= end_index) {
-			if (index > end_index)
-				break;
-			nr = (unsigned long)((isize - 1) & ~PAGE_CACHE_MASK) + 1;
-			if (nr <= offset)
-				break;
-		}
-		nr -= offset;
-
-		if (algo->request && !as_is && index == next_index) {
-			struct decide_clock c = decide_begin();
-
-			next_index = algo->request(mapping, ra, filp, index, last_index - index);
-			decide_end(ra, &c);
-		}
-find_page:
-		if (++lookups > FILEMAP_MAX_LOOKUPS) {
-			pr_err("%s: page %lu keeps leaving the cache before it can be read\n",
-			       file_name(filp), index);
-			error = -EIO;
-			break;
-		}
-		page = find_get_page(mapping, index);
-		if (!page) {
-			struct decide_clock c = decide_begin();
-
-			if (as_is ? ra_read_as_is(mapping, ra, filp, index, last_index - index)
-				  : algo->sync(mapping, ra, filp, index, last_index - index))
-				page = find_get_page(mapping, index);
-			decide_end(ra, &c);
-			if (!page) {
-				uint64_t t0 = ktime_ns();
-
-				page = read_new_page(filp, index);
-				ra->stats.stall_ns += ktime_ns() - t0;
-				if (IS_ERR(page)) {
-					if (PTR_ERR(page) == -EEXIST)
-						goto find_page;
-					error = (int)PTR_ERR(page);
-					break;
-				}
-			}
-		}
-		if (algo->async && !as_is && PageReadahead(page)) {
-			struct decide_clock c = decide_begin();
-
-			algo->async(mapping, ra, filp, page, index, last_index - index);
-			decide_end(ra, &c);
-		}
-		if (!PageUptodate(page)) {
-			uint64_t t0 = ktime_ns();
-			int err = page_wait_uptodate(filp, page);
-
-			ra->stats.stall_ns += ktime_ns() - t0;
-			if (err) {
-				page_cache_release(page);
-				if (err == -EAGAIN)
-					goto find_page;
-				error = err;
-				io_error = err == -EIO;
-				break;
-			}
-		}
-
-		ra_page_used(ra, page);
-		/* A page read again in pieces counts as accessed once. */
-		if (prev_index != index || offset != prev_offset)
-			mark_page_accessed(page);
-		prev_index = index;
-
-		n = min_t(unsigned long, nr, count - copied);
-#ifndef FILEMAP_READ_ACTOR
-		memcpy((char *)buf + copied, (const char *)page_address(page) + offset, n);
-#else
-		actor(ctx, (const char *)page_address(page) + offset, n);
-#endif
-		page_cache_release(page);
-		copied += n;
-		offset += n;
-		index += offset >> PAGE_CACHE_SHIFT;
-		offset &= ~PAGE_CACHE_MASK;
-		prev_offset = (unsigned int)offset;
-		ra->prev_offset = prev_offset;
-		if (n < nr || copied == count)
-			break;
-	}
-
-	ra_read_end(ra, prev_index);
-	*ppos = ((loff_t)index << PAGE_CACHE_SHIFT) + (loff_t)offset;
-	if (copied)
-		ra->prev_pos = *ppos;
-	/* A short read returns what it has; the next read meets the error and reports it. */
-	if (copied)
-		return (ssize_t)copied;
-	if (io_error)
-		pr_err("%s: read error at offset %llu (page %lu) after one retry\n", file_name(filp),
-		       (unsigned long long)index << PAGE_CACHE_SHIFT, index);
-	return error;
-}
-
-#ifndef FILEMAP_READ_ACTOR
 /* --- the fault path -------------------------------------------------------------- */
 
 /*
@@ -463,13 +195,90 @@ page_not_uptodate:
 
 /* --- the splice path -------------------------------------------------------------- */
 
+/*
+ * Look up @nr_pages pages from @index into @pages, referenced: a missing
+ * one first through the file's algorithm, as the read path does ("make sure
+ * the readahead engine hears about the miss"), else added to the cache
+ * unlocked and not read (splice_page_start() reads it). Returns how many it
+ * has; when fewer than @nr_pages, *@error says why.
+ */
+static unsigned int splice_find_pages(struct file *in, pgoff_t index, unsigned int nr_pages,
+				      struct page **pages, int *error)
+{
+	struct address_space *mapping = in->f_mapping;
+	struct file_ra_state *ra = &in->f_ra;
+	const struct ra_algorithm *algo = ra->algo;
+	bool as_is = ra->read_as_is;
+	unsigned int n = 0;
+
+	while (n < nr_pages) {
+		struct page *page = find_get_page(mapping, index);
+
+		if (!page && (as_is ? ra_read_as_is(mapping, ra, in, index, nr_pages - n)
+				    : algo->sync(mapping, ra, in, index, nr_pages - n)))
+			page = find_get_page(mapping, index);
+		if (!page) {
+			int err;
+
+			page = page_cache_alloc(mapping);
+			if (!page) {
+				*error = -ENOMEM;
+				break;
+			}
+			err = add_to_page_cache_lru(page, mapping, index);
+			if (err) {
+				page_cache_release(page);
+				if (err == -EEXIST)
+					continue;
+				*error = err;
+				break;
+			}
+			/* add_to_page_cache() locked it; splice_page_start() reads it. */
+			unlock_page(page);
+		}
+		pages[n++] = page;
+		index++;
+	}
+	return n;
+}
+
+/*
+ * Before @page (at @index, @left pages before the end of the request) goes
+ * into the pipe: the algorithm's ->async on a PG_readahead page, and its
+ * read started if it is not uptodate. 0, -EAGAIN when it left the cache
+ * meanwhile (it does not go in), or -errno.
+ */
+static int splice_page_start(struct file *in, struct page *page, pgoff_t index,
+			     unsigned int left)
+{
+	struct file_ra_state *ra = &in->f_ra;
+	const struct ra_algorithm *algo = ra->algo;
+	int err;
+
+	if (algo->async && !ra->read_as_is && PageReadahead(page))
+		algo->async(in->f_mapping, ra, in, page, index, left);
+	if (PageUptodate(page))
+		return 0;
+	err = lock_page_bounded(in, page);
+	if (err)
+		return err;
+	if (!page->mapping) {
+		unlock_page(page);
+		return -EAGAIN;
+	}
+	if (PageUptodate(page))
+		unlock_page(page);
+	else
+		start_readpage(in, page);
+	return 0;
+}
+
 ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 				 struct splice_pipe_desc *spd)
 {
 	struct address_space *mapping = in->f_mapping;
 	struct file_ra_state *ra = &in->f_ra;
 	const struct ra_algorithm *algo = ra->algo;
-	bool as_is = ra->read_as_is;
 	struct page *pages[PIPE_BUFFERS];
 	unsigned int nr_pages, page_nr, loff;
 	pgoff_t index, end_index;
@@ -493,74 +302,32 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos, size_t len,
 					       PAGE_CACHE_SHIFT);
 
 	/* Don't second-guess readahead: call it as the page cache reads do. */
-	if (algo->request && !as_is)
+	if (algo->request && !ra->read_as_is)
 		algo->request(mapping, ra, in, index, nr_pages);
 
-	/* Look up the range, allocating what is missing (read below). */
-	while (spd->nr_pages < nr_pages) {
-		struct page *page = find_get_page(mapping, index);
-
-		/* Make sure the readahead engine hears about the miss. */
-		if (!page && (as_is ? ra_read_as_is(mapping, ra, in, index, nr_pages - spd->nr_pages)
-				    : algo->sync(mapping, ra, in, index, nr_pages - spd->nr_pages)))
-			page = find_get_page(mapping, index);
-		if (!page) {
-			int err;
-
-			page = page_cache_alloc(mapping);
-			if (!page) {
-				error = -ENOMEM;
-				break;
-			}
-			err = add_to_page_cache_lru(page, mapping, index);
-			if (err) {
-				page_cache_release(page);
-				if (err == -EEXIST)
-					continue;
-				error = err;
-				break;
-			}
-			/* add_to_page_cache() locked it; the loop below reads it. */
-			unlock_page(page);
-		}
-		pages[spd->nr_pages++] = page;
-		index++;
-	}
+	nr_pages = splice_find_pages(in, index, nr_pages, pages, &error);
 
 	/* Start I/O where needed and fill in the partial map. */
-	index = (pgoff_t)(*ppos >> PAGE_CACHE_SHIFT);
-	nr_pages = spd->nr_pages;
-	spd->nr_pages = 0;
 	end_index = (pgoff_t)((isize - 1) >> PAGE_CACHE_SHIFT);
 	for (page_nr = 0; page_nr < nr_pages; page_nr++) {
 		struct page *page = pages[page_nr];
 		unsigned int this_len;
+		int err;
 
 		if (!len)
 			break;
 		this_len = (unsigned int)min_t(size_t, len, PAGE_CACHE_SIZE - loff);
 
-		if (algo->async && !as_is && PageReadahead(page))
-			algo->async(mapping, ra, in, page, index, nr_pages - page_nr);
-
-		if (!PageUptodate(page)) {
-			int err = lock_page_bounded(in, page);
-
-			if (err) {
-				error = err;
-				break;
-			}
-			if (!page->mapping) {
-				/* Evicted: stop here, the next call gets it. */
-				unlock_page(page);
-				if (page_nr == 0)
-					error = -EAGAIN;
-				break;
-			}
-			if (PageUptodate(page))
-				unlock_page(page);
-			else
-				start_readpage(in, page);
+		err = splice_page_start(in, page, index, nr_pages - page_nr);
+		if (err == -EAGAIN) {
+			/* Evicted: stop here, the next call gets it. */
+			if (page_nr == 0)
+				error = -EAGAIN;
+			break;
+		}
+		if (err) {
+			error = err;
+			break;
 		}
 
 		if (index > end_index)
@@ -618,4 +385,3 @@ void splice_release(struct splice_pipe_desc *spd)
 		page_cache_release(spd->pages[i]);
 	spd->nr_pages = 0;
 }
-#endif /* FILEMAP_READ_ACTOR */

@@ -58,7 +58,7 @@ static int cmd_meminfo(int argc, char **argv)
 	       (unsigned long long)KB(st.slab), ks.objects, ks.failures);
 	printf("Reserved:     %10llu kB (kernel, boot data, memmap)\n",
 	       (unsigned long long)KB(st.reserved));
-	printf("Unused:       %10llu kB (usable RAM outside the fixed layout: kernel/main.c)\n",
+	printf("Unused:       %10llu kB (usable RAM outside the fixed layout: mm/mem-setup.c)\n",
 	       (unsigned long long)KB(st.outside));
 	printf("Watermarks:   low %llu kB, high %llu kB (of the pool)\n", (unsigned long long)KB(st.wmark_low),
 	       (unsigned long long)KB(st.wmark_high));
