@@ -49,7 +49,7 @@ tap_grep "^error: bench thrash: .*no memory (for|to) .*[0-9]+[ -]bytes?.*: the p
 # --- a replay whose log and tables live in RAM ---------------------------------------------
 mkdir -p build/capacity
 LOG=build/capacity/cap-2k.log
-[ -f "$LOG" ] || tests/replay/make-capacity-log 2000 20000 "$LOG"
+[ -f "$LOG" ] || tools/capacity-trace 2000 20000 "$LOG"
 RIMG=$(tools/mkbench --iolog "$LOG" --timing asap 2>"$TAP_TMP/mkbench.log")
 if [ ! -f "$RIMG" ]; then
 	sed 's/^/# /' "$TAP_TMP/mkbench.log"
