@@ -62,7 +62,8 @@ fi
 if e2fsck -fn "$RIMG" >"$TAP_TMP/fsck.log" 2>&1; then
 	tap_ok "the replay image passes e2fsck -fn"
 else
-	tap_not_ok "the replay image passes e2fsck -fn" "$(grep -v '^Pass\|^e2fsck' "$TAP_TMP/fsck.log" | head -3)"
+	tap_not_ok "the replay image passes e2fsck -fn" \
+		"$(grep -v '^Pass\|^e2fsck' "$TAP_TMP/fsck.log" | head -3)"
 fi
 times=$(debugfs -R "stat /replay/files/cap/d001/f001999" "$RIMG" 2>/dev/null |
 	grep -Ec '^ *(a|c|m|cr)time: 0x464b8a20:00000000 ')
