@@ -225,3 +225,9 @@ $(BUILD)/host/lrrun: tools/helpers/lrrun.c bench/iolog.c bench/iolog.h kernel/ty
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@ (static)"
 	@$(HOSTCC) -std=gnu11 -O2 $(WARN) -DHOST_BUILD -I. -static -o $@ tools/helpers/lrrun.c bench/iolog.c
+
+# tools/overhead's raw and buffered workloads, run inside a Linux guest: static as lrrun
+$(BUILD)/host/ohrun: tools/helpers/ohrun.c kernel/prandom.h kernel/types.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@ (static)"
+	@$(HOSTCC) -std=gnu11 -O2 $(WARN) -DHOST_BUILD -I. -static -o $@ tools/helpers/ohrun.c

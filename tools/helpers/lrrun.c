@@ -29,6 +29,11 @@
  * access=mmap the matching madvise() of the mapping (normal, sequential,
  * random, willneed). Without advice= neither is called.
  *
+ * With LRRUN_MARK=NAME in the environment (tools/overhead, which times the
+ * replay by the host's clock) it writes "@@oh begin NAME" on stdout right
+ * before the first action and "@@oh end NAME" right after the last, each
+ * flushed at once.
+ *
  * It prints one summary line and exits 0; any error (a read returning
  * other than the log's length clipped at the file's end, a failed open,
  * mmap or advice) is one line naming the log's line, exit status 1; bad
@@ -361,9 +366,17 @@ int main(int argc, char **argv)
 		if (!r.buf)
 			die("no memory for a read of %llu bytes", (unsigned long long)r.max_read);
 	}
+	if (getenv("LRRUN_MARK")) {
+		printf("@@oh begin %s\n", getenv("LRRUN_MARK"));
+		fflush(stdout);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	replay(&r);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (getenv("LRRUN_MARK")) {
+		printf("@@oh end %s\n", getenv("LRRUN_MARK"));
+		fflush(stdout);
+	}
 	for (unsigned int i = 0; i < r.log.nr_files; i++)
 		opens += r.files[i].opens;
 	printf("lrrun: %s: %llu reads, %llu bytes, %llu opens (%llu kept), %llu pages touched; "
