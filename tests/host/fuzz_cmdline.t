@@ -5,4 +5,4 @@
 # committed corpus tests/fuzz/cmdline/ (tests/host/fuzz-lib.sh).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/fuzz-lib.sh
-fuzz_test cmdline 20
+fuzz_test cmdline

@@ -5,4 +5,4 @@
 # (tests/host/fuzz-lib.sh).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/fuzz-lib.sh
-fuzz_test ext2 20
+fuzz_test ext2

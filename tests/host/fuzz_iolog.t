@@ -4,4 +4,4 @@
 # corpus tests/fuzz/iolog/ (tests/host/fuzz-lib.sh).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/fuzz-lib.sh
-fuzz_test iolog 10
+fuzz_test iolog
