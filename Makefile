@@ -139,7 +139,11 @@ print-host-tests:
 run: all $(BUILD)/host/patgen $(DEPS_STAMP)
 	@tools/bench quick
 
-test: all iso host-tests $(DEPS_STAMP)
+# The build make test starts with (67 s of CPU from clean, newlib aside) takes every core:
+# a plain `make test` built one file at a time. A -jN of the caller's is kept.
+NPROC = $(shell nproc 2>/dev/null || echo 1)
+test: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) all iso host-tests
 	@tools/run-tests
 
 format:
