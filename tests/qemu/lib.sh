@@ -7,6 +7,9 @@
 set -u
 # Python in the scripts reads RESULT lines with tools/lib/results.py: import results
 export PYTHONPATH="$PWD/tools/lib${PYTHONPATH:+:$PYTHONPATH}"
+# The helpers below start python3 for every RESULT line a script checks (hundreds a run)
+# and need only the standard library and tools/lib: -S leaves out site and the .pth files
+# of its site-packages, 0.11 s of CPU a start against 0.03 s with pyenv's Python 3.11.
 TAP_N=0
 TAP_TMP=$(mktemp -d)
 trap 'rm -rf "$TAP_TMP"' EXIT
@@ -59,7 +62,7 @@ tap_ktap_subtest() {	# tap_ktap_subtest FILE
 
 # The value of KEY in the first RESULT line whose cmd is CMD (numbers and strings).
 result_field() {	# result_field FILE CMD KEY
-	python3 - "$@" <<'PY'
+	python3 -S - "$@" <<'PY'
 import sys
 import results
 path, cmd, key = sys.argv[1:4]
@@ -72,7 +75,7 @@ PY
 
 # The value of KEY in the Nth (1-based) RESULT line of command CMD ("" if none).
 result_nth() {	# result_nth FILE CMD N KEY
-	python3 - "$@" <<'PY'
+	python3 -S - "$@" <<'PY'
 import sys
 import results
 path, cmd, n, key = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
@@ -88,7 +91,7 @@ PY
 # JSON, one a line (tools/lib/results.py reads them). A KEY that is not a key of
 # the line may be a path into it: disks.0.model is the model of its first disk.
 result_match() {	# result_match FILE TERM...
-	python3 - "$@" <<'PY'
+	python3 -S - "$@" <<'PY'
 import json, os, re, sys
 import results
 path, terms = sys.argv[1], sys.argv[2:]
@@ -155,7 +158,7 @@ tap_no_result() {	# tap_no_result FILE NAME TERM...: no RESULT line matches ever
 
 # crc32 (zlib) of a file, or of its first N bytes
 host_crc32() {	# host_crc32 FILE [BYTES]
-	python3 - "$@" <<'PY'
+	python3 -S - "$@" <<'PY'
 import sys, zlib
 path = sys.argv[1]
 n = int(sys.argv[2]) if len(sys.argv) > 2 else -1
