@@ -210,6 +210,8 @@ struct mm_stats {
 	unsigned long cache_free;	/* of those, free */
 	unsigned long wmark_low, wmark_high; /* reclaim starts below low, stops at high (pool) */
 	unsigned long cache_alloc_failures; /* page_cache_alloc() found no frame even after reclaim */
+	/* readahead folios of each order that failed, __GFP_NORETRY (page_cache_alloc_folio()) */
+	unsigned long noretry_failures[MAX_ORDER];
 	/* of the pool's frames, those the kernel's objects hold (mm/kobj.c): not page cache */
 	unsigned long kernel_objs;
 	unsigned long kernel_obj_failures; /* a kernel object found no frame even after reclaim */

@@ -80,6 +80,13 @@ void remove_from_page_cache(struct page *page);
  * reclaim finds nothing to evict.
  */
 struct page *page_cache_alloc(struct address_space *mapping);
+/*
+ * A readahead folio's 2^@order frames onto @pages (page->lru), each with a
+ * reference, or none: -ENOMEM at once where page_cache_alloc() would go on
+ * reclaiming (Linux's __GFP_NORETRY, mm/cache-pool.c).
+ */
+int page_cache_alloc_folio(struct address_space *mapping, unsigned int order,
+			   struct list_head *pages);
 static inline void page_cache_release(struct page *page) { put_page(page); }
 
 /*
