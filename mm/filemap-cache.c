@@ -164,6 +164,7 @@ int address_space_init(struct address_space *mapping, const char *name,
 	mapping->size = size;
 	mapping->nrpages = 0;
 	mapping->name = name;
+	mapping->ws_id = workingset_new_id();
 	list_add_tail(&mapping->mappings_link, &all_mappings);
 	return 0;
 }
@@ -250,6 +251,9 @@ int add_to_page_cache(struct page *page, struct address_space *mapping, pgoff_t 
 	*head = page;
 	mapping->nrpages++;
 	nr_cached++;
+	/* filemap_add_folio() over a shadow: a refault (mm/workingset.c) */
+	if (unlikely(workingset_nr_shadows))
+		workingset_refault(mapping, index);
 	return 0;
 }
 

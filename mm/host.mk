@@ -4,7 +4,7 @@
 #   build/host/test_mm_host  host-only suites that rebuild mm on small arenas
 #   build/host/bench_mm      microbenchmark, -O2 without sanitizers
 MM_CORE_SRCS := mm/page_alloc.c mm/mm_init.c mm/cache-pool.c mm/slab.c mm/filemap-cache.c \
-	mm/page-lock.c mm/vmscan.c mm/mmbench.c
+	mm/page-lock.c mm/vmscan.c mm/workingset.c mm/mmbench.c
 HOST_SRCS += $(MM_CORE_SRCS)
 HOST_TESTS += mm mm_host
 mm_SRCS := $(wildcard tests/common/test_mm_*.c)

@@ -107,6 +107,18 @@ struct page *folio_head(struct page *page);
 /* Reclaim for an allocation: 0 when reclaim is already running. */
 unsigned long reclaim_pages(unsigned long nr);
 
+/*
+ * Workingset shadows (mm/workingset.c), an instrument: reclaim leaves one
+ * per evicted page, an activation ages them, a page added over one is a
+ * refault. workingset_init(0) forgets the table (a host arena gone).
+ */
+extern unsigned long workingset_nr_shadows;
+uint32_t workingset_new_id(void);
+void workingset_eviction(struct address_space *mapping, pgoff_t index);
+void workingset_activation(unsigned long nr);
+void workingset_refault(struct address_space *mapping, pgoff_t index);
+void workingset_get_stats(struct mm_stats *st);
+
 /* Each part adds its numbers to mm_get_stats(). */
 void lru_get_stats(struct mm_stats *st);
 void page_cache_get_stats(struct mm_stats *st);

@@ -51,6 +51,7 @@ struct address_space {
 	/* Readahead pages evicted before anyone read them (mm/ratrace.c counts). */
 	unsigned long ra_thrashed;
 	unsigned long ra_thrashed_windows;	/* windows with at least one of those */
+	uint32_t ws_id;				/* names its shadows (mm/workingset.c) */
 	struct list_head mappings_link;		/* on the list drop_pagecache() walks */
 };
 

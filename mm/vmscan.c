@@ -107,6 +107,7 @@ void mark_page_accessed(struct page *page)
 		SetPageActive(page);
 		ClearPageReferenced(page);
 		nr_activated++;
+		workingset_activation(folio_nr_pages(page));
 	} else if (!PageReferenced(page)) {
 		SetPageReferenced(page);
 	}
@@ -161,6 +162,7 @@ static void evict_page(struct page *page)
 		if (readahead_thrashed_hook)
 			readahead_thrashed_hook(mapping, page);
 	}
+	workingset_eviction(mapping, page->index);
 	__remove_from_page_cache(page);
 	unlock_page(page);
 	put_page(page);

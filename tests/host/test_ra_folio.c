@@ -236,8 +236,73 @@ static void test_order0_failure_cuts_window(struct ktest *t)
 	rah_close(&h);
 }
 
+/*
+ * Reclaim leaves a shadow per evicted page; the page read again over it is a
+ * refault. With the active list empty (2.6.20's reclaim ages it as fast as
+ * the inactive one) the classic LRU of 7.2 would activate none: the
+ * distance is at least 1 (the eviction ages before the next). Invalidation
+ * leaves no shadow.
+ */
+static void test_refault_counted(struct ktest *t)
+{
+	struct mm_stats st0, st1;
+	struct fake_file ff;
+
+	KT_ASSERT_TRUE(t, workingset_init(cache_pool_pages()));
+	KT_ASSERT_EQ(t, rah_open(&h, "/folio-refault", 64 * PAGE_SIZE, LINUX, 32), 0);
+	drop_pagecache();
+	KT_ASSERT_EQ(t, rah_populate(&h, 0, 8), 0);
+	mm_get_stats(&st0);
+	KT_EXPECT_EQ(t, st0.shadows, 0);
+	KT_EXPECT_EQ(t, shrink_page_cache(8), 8);
+	mm_get_stats(&st1);
+	KT_EXPECT_EQ(t, st1.shadows, 8);
+	KT_EXPECT_EQ(t, st1.active, 0);
+	KT_ASSERT_EQ(t, rah_populate(&h, 0, 8), 0);
+	mm_get_stats(&st1);
+	KT_EXPECT_EQ(t, st1.refaults, st0.refaults + 8);
+	KT_EXPECT_EQ(t, st1.refault_activate, st0.refault_activate);
+	KT_EXPECT_EQ(t, st1.shadows, 0);
+	/* dropped, not reclaimed: no shadow, no refault */
+	drop_pagecache();
+	KT_ASSERT_EQ(t, rah_populate(&h, 0, 8), 0);
+	mm_get_stats(&st0);
+	KT_EXPECT_EQ(t, st0.refaults, st1.refaults);
+	/*
+	 * A refault at a distance the active list covers would be activated:
+	 * behind 600 inactive pages, one eviction is a scan at priority 5 that
+	 * leaves the 4 active pages alone (the owed active scan, 8, is below a
+	 * batch), so the distance, 1, is within the active list's 4.
+	 */
+	drop_pagecache();
+	KT_ASSERT_EQ(t, rah_populate(&h, 0, 1), 0);
+	KT_ASSERT_EQ(t, fake_file_init(&ff, "refault-filler", 5, 0), 0);
+	for (pgoff_t i = 0; i < 600; i++)
+		KT_ASSERT_TRUE(t, cache_new_page(&ff.mapping, i, true) != NULL);
+	KT_ASSERT_EQ(t, rah_populate(&h, 16, 4), 0);
+	for (pgoff_t i = 16; i < 20; i++) {
+		struct page *p = find_get_page(h.file.f_mapping, i);
+
+		KT_ASSERT_TRUE(t, p != NULL);
+		mark_page_accessed(p);
+		mark_page_accessed(p);
+		page_cache_release(p);
+	}
+	KT_ASSERT_EQ(t, shrink_page_cache(1), 1);
+	KT_EXPECT_TRUE(t, !cached(0));
+	mm_get_stats(&st0);
+	KT_EXPECT_EQ(t, st0.active, 4);
+	KT_ASSERT_EQ(t, rah_populate(&h, 0, 1), 0);
+	mm_get_stats(&st1);
+	KT_EXPECT_EQ(t, st1.refaults, st0.refaults + 1);
+	KT_EXPECT_EQ(t, st1.refault_activate, st0.refault_activate + 1);
+	address_space_release(&ff.mapping);
+	rah_close(&h);
+	workingset_init(0);
+}
+
 KTEST_SUITE(ra_folio, folio_suite_ready, KTEST_CASE(test_folio_evicted_whole),
 	    KTEST_CASE(test_folio_accessed_once_per_read),
 	    KTEST_CASE(test_noretry_fails_where_reclaim_succeeds),
 	    KTEST_CASE(test_noretry_failure_falls_back_page_by_page),
-	    KTEST_CASE(test_order0_failure_cuts_window));
+	    KTEST_CASE(test_order0_failure_cuts_window), KTEST_CASE(test_refault_counted));
