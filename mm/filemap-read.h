@@ -208,8 +208,7 @@ ssize_t do_generic_mapping_read_actor(struct file *filp, size_t count, loff_t *p
 	struct address_space *mapping = filp->f_mapping;
 	struct file_ra_state *ra = &filp->f_ra;
 	const struct ra_algorithm *algo = ra->algo;
-	bool as_is = ra->read_as_is;
-	bool folios = algo->flags & RA_ALGO_FOLIOS;
+	bool as_is = ra->read_as_is, folios = algo->flags & RA_ALGO_FOLIOS;
 	loff_t isize = mapping->size, pos = *ppos, last_pos = ra->prev_pos;
 	pgoff_t index, end_index, last_index, next_index, prev_index, marked = ULONG_MAX;
 	unsigned long offset, nr, n;
@@ -290,11 +289,10 @@ find_page:
 		}
 
 		ra_page_used(ra, page);
-		/* A page read again in pieces counts as accessed once. */
 		if (folios)
 			folio_read_accessed(page, &marked, pos, last_pos);
 		else if (prev_index != index || offset != prev_offset)
-			mark_page_accessed(page);
+			mark_page_accessed(page); /* a page read again in pieces: once */
 		prev_index = index;
 
 		n = min_t(unsigned long, nr, count - copied);
