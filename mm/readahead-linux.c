@@ -74,14 +74,19 @@
  *    (twice it, spinning or not) is not modelled: libata reports none.
  *
  * lookahead keeps 4 KiB pages: a folio here is its pages carrying its
- * order (page_folio_order()) and, when marked, each its PG_readahead. What
- * a whole folio changes and this cannot: Linux evicts a folio whole, and
- * looks one up whole; under memory pressure a folio here can lose some of
- * its pages, where Linux's would be all gone or all there; and there is
- * no allocation failure to fall back from (Linux's large folios fail as
- * soon as the cache is full), no workingset shadow and no multi-gen LRU
- * (Debian's 7.2 runs it): docs/linux-7.2.md. Block-layer read congestion
- * is gone from Linux since 5.18: no window is deferred.
+ * order (page_folio_order()) and, when marked, each its PG_readahead; with
+ * RA_ALGO_FOLIOS the page cache treats them as Linux treats a folio: its
+ * allocation is __GFP_NORETRY (page_cache_alloc_folio(), failing where an
+ * ordinary page would reclaim, and then page_cache_ra_order() reads the
+ * rest page by page and an order-0 failure cuts the window short), it is
+ * one LRU entry, evicted and invalidated whole (mm/vmscan.c,
+ * mm/filemap-cache.c), and a read marks it accessed once (filemap-read.h).
+ * Not modelled: physical contiguity (a folio fails on the amount free,
+ * never on fragmentation), the multi-gen LRU (Debian's 7.2 runs it; the
+ * reclaim is 2.6.20's) and refault activation (shadows are kept and
+ * refaults counted, mm/workingset.c, but reclaim reads none):
+ * docs/linux-7.2.md. Block-layer read congestion is gone from Linux since
+ * 5.18: no window is deferred.
  */
 #include <limits.h>
 
