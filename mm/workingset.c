@@ -11,15 +11,18 @@
  * leaves out, measured). Debian's 7.2 runs the multi-gen LRU, whose
  * lru_gen_refault() restores tiers instead; that is not modelled.
  *
- * The shadows live in a table of one slot per pool frame, indexed by a
- * hash of (mapping, index): a shadow whose slot another eviction takes is
- * lost, as Linux's shadow shrinker drops shadow nodes when they take too
- * much memory (counted: dropped). A mapping is named by a serial number,
+ * The shadows live in a table of up to four slots per pool frame (Linux's
+ * shrinker lets shadow nodes hold up to eight shadows a cached page),
+ * indexed by a hash of (mapping, index): a shadow whose slot another
+ * eviction takes is lost, as the shrinker drops shadow nodes (counted:
+ * dropped), so the refaults counted are a lower bound. A mapping is named by a serial number,
  * not its address, so a new file never meets an old one's shadows;
  * invalidation (drop_caches, truncation) leaves none, as in Linux, where
  * only reclaim does. With no shadow yet (no reclaim: memory not short) a
  * page's addition costs one test.
  */
+#include <string.h>
+
 #include "kernel/log.h"
 #include "mm/internal.h"
 
@@ -36,9 +39,12 @@ static uint32_t next_ws_id;
 unsigned long workingset_nr_shadows;
 static unsigned long nr_refaults, nr_refault_activate, nr_dropped;
 
+/* The shadow slots per pool frame, at most: Linux keeps up to 8 (count_shadow_nodes()). */
+#define SHADOWS_PER_FRAME 4
+
 bool workingset_init(unsigned long pool_pages)
 {
-	size_t bytes;
+	unsigned long want;
 
 	shadows = NULL;
 	nr_slots = 0;
@@ -46,16 +52,25 @@ bool workingset_init(unsigned long pool_pages)
 	nr_refaults = nr_refault_activate = nr_dropped = 0;
 	if (!pool_pages)
 		return true;	/* the host tests' way to forget an arena's table */
-	nr_slots = 1;
-	while (nr_slots < pool_pages)
-		nr_slots <<= 1;
-	bytes = nr_slots * sizeof(*shadows);
-	/* an instrument: from RAM outside the page cache and the heap if there is room */
-	shadows = mm_spare_alloc(bytes);
-	if (!shadows)
-		shadows = kzalloc(bytes);
+	for (want = 1; want < pool_pages; want <<= 1)
+		;
+	/*
+	 * An instrument: from RAM outside the page cache and the heap, as many
+	 * slots as fit up to SHADOWS_PER_FRAME a frame; only one a frame from
+	 * the heap, which the kernel's own allocations share.
+	 */
+	for (nr_slots = want * SHADOWS_PER_FRAME; nr_slots >= want && !shadows; nr_slots >>= 1)
+		shadows = mm_spare_alloc(nr_slots * sizeof(*shadows));
+	if (shadows) {
+		nr_slots <<= 1;	/* the loop halved it once more */
+		memset(shadows, 0, nr_slots * sizeof(*shadows));	/* spare RAM is not zeroed */
+		return true;
+	}
+	nr_slots = want;
+	shadows = kzalloc(nr_slots * sizeof(*shadows));
 	if (!shadows) {
-		pr_err("workingset: no memory for %lu shadow slots (%zu bytes)\n", nr_slots, bytes);
+		pr_err("workingset: no memory for %lu shadow slots (%zu bytes)\n", nr_slots,
+		       nr_slots * sizeof(*shadows));
 		nr_slots = 0;
 		return false;
 	}
