@@ -125,10 +125,11 @@ void lru_retain_inactive(struct page *page)
 
 /*
  * 2.6.20's shrink_active_list() for page cache that nobody mmaps: up to
- * @nr_to_scan pages (a folio counting its pages) leave the tail of the active list for the head of the
- * inactive one whether or not they were referenced (only mapped pages have
- * their references checked there). PG_referenced is left as it is, so a page
- * used while active is activated again by its next access.
+ * @nr_to_scan pages (a folio counting its pages) leave the tail of the
+ * active list for the head of the inactive one whether or not they were
+ * referenced (only mapped pages have their references checked there).
+ * PG_referenced is left as it is, so a page used while active is activated
+ * again by its next access.
  */
 static void shrink_active_list(unsigned long nr_to_scan)
 {
