@@ -103,6 +103,17 @@
 #define PTRS_PER_PTE		512UL
 
 /*
+ * Its own trace case: the VM_HUGEPAGE fault's window, two order-9 folios
+ * whatever ra_pages is (7.2 reads it even with readahead off), so the one
+ * window that may exceed the maximum.
+ */
+enum { LINUX_HUGEPAGE, LINUX_NR_CASES };
+static const struct ra_case_desc linux_cases[LINUX_NR_CASES] = {
+	[LINUX_HUGEPAGE] = { "linux-hugepage", RA_KIND_OTHER },
+};
+static unsigned int linux_case_base;
+
+/*
  * struct file_ra_state's fields Linux has and lookahead's shared state does
  * not (mmap_miss and prev_pos are there: ra->mmap_miss, ra->prev_pos).
  */
@@ -666,6 +677,7 @@ static void linux_fault_sync(struct file *file, pgoff_t pgoff, enum filemap_advi
 			return;
 	}
 	if (advice == FAULT_ADV_HUGEPAGE) {
+		call.rcase = RA_OWN_CASE(linux_case_base, LINUX_HUGEPAGE);
 		start = pgoff & ~(PTRS_PER_PTE - 1);
 		l->size = 2 * PTRS_PER_PTE;
 		l->async_size = PTRS_PER_PTE;
@@ -891,6 +903,9 @@ const struct ra_algorithm ra_algo_linux = {
 	.help = "Linux 7.2: sync/async readahead, large folios, mmap fault-around, fadvise; "
 		"its tracepoints (ratrace format=linux)",
 	.flags = RA_ALGO_MARKS | RA_ALGO_LINUX_EVENTS,
+	.cases = linux_cases,
+	.nr_cases = LINUX_NR_CASES,
+	.case_base = &linux_case_base,
 	.fault_end = linux_fault_end,
 	.sync = linux_sync,
 	.async = linux_async,
