@@ -58,10 +58,14 @@
  *    hit, for the faulting page, on a first attempt only (0b9c0aeba938
  *    "mm/filemap: count only the faulting address as a mmap hit",
  *    9b0fcac3cfe7 "mm/filemap: do not count FAULT_FLAG_TRIED retries as
- *    mmap hits", 7.2). Not modelled: no hit for a folio marked workingset
- *    (5c46d5319bde, 6.10; nothing here is), the VM_EXEC and VM_HUGEPAGE
- *    (MADV_HUGEPAGE) fault paths, a PMD mapping of an order-9 folio (which
- *    counts no hit) and where Linux places a mapping under 2 MiB.
+ *    mmap hits", 7.2), none for VM_SEQ_READ or VM_EXEC mappings, none for
+ *    an order-9 folio first in the range and mapped by one PMD
+ *    (filemap_map_pmd()). VM_HUGEPAGE (MADV_HUGEPAGE): two order-9 folios
+ *    from the fault's 2 MiB boundary, the second marked, ra->start left as
+ *    it was; VM_EXEC: ra_pages from the fault to the mapping's end, no
+ *    mark, no mmap_miss (38b0ece6d763, 6.17). Not modelled: no hit for a
+ *    folio marked workingset (5c46d5319bde, 6.10; nothing here is) and
+ *    where Linux places a mapping under 2 MiB.
  *  - fadvise: NORMAL the device's window, SEQUENTIAL twice it (7.2 has no
  *    upper bound; RA_MAX_WINDOW, 16 MiB, is lookahead's own), RANDOM
  *    makes every sync call read just the request (FMODE_RANDOM; async
