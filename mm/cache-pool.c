@@ -41,17 +41,23 @@
  * unused. Below 64 MiB of RAM there is no such layout: the pool is a
  * quarter of RAM and the heap all the rest. pagecache=SIZE sets the pool
  * outright. The watermarks are Linux 2.6's rule over the pool:
- * min = sqrt(16 * pool KiB) KiB, low = 5/4 min, high = 3/2 min.
+ * min = sqrt(16 * pool KiB) KiB, low = 5/4 min, high = 3/2 min. Only a
+ * readahead folio of an algorithm that allocates them (RA_ALGO_FOLIOS:
+ * page_cache_alloc_folio()) tests the min watermark; it is Linux's
+ * __GFP_NORETRY, failing where every other allocation reclaims.
  */
 #include <limits.h>
+#include <string.h>
 
 #include "kernel/log.h"
 #include "kernel/sync.h"
 #include "mm/internal.h"
 
 static struct list_head pool_list;
-static unsigned long pool_pages, pool_free, pool_wmark_low, pool_wmark_high;
+static unsigned long pool_pages, pool_free, pool_wmark_min, pool_wmark_low, pool_wmark_high;
 static unsigned long pool_allocs, pool_failures;
+/* __GFP_NORETRY folio allocations (page_cache_alloc_folio()) that failed, by order */
+static unsigned long pool_noretry_failures[MAX_ORDER];
 /* frames the kernel's objects hold (cache_pool_alloc_kernel()), and its failures */
 static unsigned long pool_kernel, pool_kernel_failures;
 static bool pool_up;
@@ -132,6 +138,7 @@ int cache_pool_init(unsigned long pages)
 	INIT_LIST_HEAD(&pool_list);
 	pool_pages = pool_free = pool_allocs = pool_failures = 0;
 	pool_kernel = pool_kernel_failures = 0;
+	memset(pool_noretry_failures, 0, sizeof(pool_noretry_failures));
 	pool_up = false;
 	if (pages < 64) {
 		pr_err("page cache: %lu pages is too few (at least 64)\n", pages);
@@ -169,6 +176,7 @@ int cache_pool_init(unsigned long pages)
 	}
 	pool_pages = pool_free = pages;
 	min_kb = clamp(isqrt_ul(pages * (PAGE_SIZE / 1024) * 16), 128UL, 65536UL);
+	pool_wmark_min = min_kb / (PAGE_SIZE / 1024);
 	pool_wmark_low = min_kb / (PAGE_SIZE / 1024) * 5 / 4;
 	pool_wmark_high = min_kb / (PAGE_SIZE / 1024) * 3 / 2;
 	pool_up = true;
@@ -268,6 +276,87 @@ struct page *page_cache_alloc(struct address_space *mapping)
 	return page;
 }
 
+/*
+ * Take @n frames off the pool onto @pages if that leaves at least the min
+ * watermark free (zone_watermark_ok() at ALLOC_WMARK_MIN, the slowpath's
+ * test); false, taking none, otherwise.
+ */
+static bool pool_take(unsigned long n, struct list_head *pages)
+{
+	unsigned long got = 0;
+
+	while (got < n) {
+		struct page *page;
+
+		if (READ_ONCE(pool_free) < n - got + pool_wmark_min)
+			break;
+		page = pool_pop();
+		if (!page)
+			break;
+		if (!pool_prep(page))
+			continue;	/* dropped: the pool is one frame smaller */
+		list_add_tail(&page->lru, pages);
+		got++;
+	}
+	if (got == n)
+		return true;
+	/* back in reverse, so the pool's order is as it was */
+	while (!list_empty(pages)) {
+		struct page *page = list_last_entry(pages, struct page, lru);
+
+		list_del(&page->lru);
+		page->_refcount = 0;
+		cache_pool_free(page);
+	}
+	return false;
+}
+
+/*
+ * A readahead folio of 2^@order frames, allocated as Linux 7.2's readahead
+ * allocates (ractl_alloc_folio() with readahead_gfp_mask(): __GFP_NORETRY).
+ * The slowpath's one try: kswapd is woken (below the low watermark the
+ * pool is reclaimed up to the high one, as for every allocation here), the
+ * frames are taken if the min watermark stays free, else one round of
+ * direct reclaim (SWAP_CLUSTER_MAX pages, sc->nr_to_reclaim) and one more
+ * look, then failure: no retry, no reclaim until it succeeds. Frames need
+ * not be contiguous: the pool has no physical layout, so a large folio
+ * fails on the amount free, never on fragmentation. The frames go on
+ * @pages (page->lru) with a reference each; 0 or -ENOMEM.
+ */
+int page_cache_alloc_folio(struct address_space *mapping, unsigned int order,
+			   struct list_head *pages)
+{
+	bool may_reclaim = !irqs_masked();
+	unsigned long n = 1UL << order;
+
+	(void)mapping;
+	if (order >= MAX_ORDER) {
+		pr_err("page_cache_alloc_folio: order %u is above the largest, %d\n", order,
+		       MAX_ORDER - 1);
+		return -EINVAL;
+	}
+	if (mm_should_fail(PAGE_SIZE << order, "page_cache_alloc_folio",
+			   __builtin_return_address(0)))
+		goto fail;
+	if (!pool_up) {
+		pr_err("page_cache_alloc_folio: no page cache pool (cache_pool_init() not called)\n");
+		return -ENOMEM;
+	}
+	if (may_reclaim && READ_ONCE(pool_free) < pool_wmark_low + 1)
+		reclaim_pages(max(pool_wmark_high + 1 - READ_ONCE(pool_free), SWAP_CLUSTER_MAX));
+	if (pool_take(n, pages))
+		goto got;
+	if (may_reclaim && reclaim_pages(SWAP_CLUSTER_MAX) && pool_take(n, pages))
+		goto got;
+fail:
+	pool_noretry_failures[order]++;
+	mm_note_failure(PAGE_SIZE << order);
+	return -ENOMEM;
+got:
+	pool_allocs += n;
+	return 0;
+}
+
 struct page *cache_pool_alloc_kernel(void)
 {
 	struct page *page;
@@ -316,6 +405,7 @@ void cache_pool_get_stats(struct mm_stats *st)
 	st->wmark_low = pool_wmark_low;
 	st->wmark_high = pool_wmark_high;
 	st->cache_alloc_failures = pool_failures;
+	memcpy(st->noretry_failures, pool_noretry_failures, sizeof(st->noretry_failures));
 	st->kernel_objs = READ_ONCE(pool_kernel);
 	st->kernel_obj_failures = pool_kernel_failures;
 }

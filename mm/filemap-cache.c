@@ -97,6 +97,26 @@ static inline struct page *page_cache_lookup(struct address_space *mapping, pgof
 	return NULL;
 }
 
+struct page *__find_page(struct address_space *mapping, pgoff_t index)
+{
+	return page_cache_lookup(mapping, index);
+}
+
+struct page *folio_head(struct page *page)
+{
+	struct page *head;
+
+	if (!PageTail(page))
+		return page;
+	if (!page->mapping)
+		return NULL;
+	head = page_cache_lookup(page->mapping, page_folio_index(page));
+	return head && head->index == page_folio_index(page) &&
+			       page_folio_order(head) == page_folio_order(page)
+		       ? head
+		       : NULL;
+}
+
 /* Move every page of @mapping into a new table of 2^@bits buckets; false if out of memory. */
 static bool rehash(struct address_space *mapping, unsigned int bits)
 {
@@ -144,6 +164,7 @@ int address_space_init(struct address_space *mapping, const char *name,
 	mapping->size = size;
 	mapping->nrpages = 0;
 	mapping->name = name;
+	mapping->ws_id = workingset_new_id();
 	list_add_tail(&mapping->mappings_link, &all_mappings);
 	return 0;
 }
@@ -230,6 +251,9 @@ int add_to_page_cache(struct page *page, struct address_space *mapping, pgoff_t 
 	*head = page;
 	mapping->nrpages++;
 	nr_cached++;
+	/* filemap_add_folio() over a shadow: a refault (mm/workingset.c) */
+	if (unlikely(workingset_nr_shadows))
+		workingset_refault(mapping, index);
 	return 0;
 }
 
@@ -399,8 +423,39 @@ static bool invalidate_page(struct page *page)
 }
 
 /*
+ * The folio @head heads, whole or not at all (Linux's mapping_evict_folio()
+ * takes a folio, its one reference count and lock): the pages dropped.
+ */
+static unsigned long invalidate_folio(struct page *head)
+{
+	struct address_space *mapping = head->mapping;
+	unsigned long n = folio_nr_pages(head), i, got = 0;
+
+	for (i = 0; i < n; i++) {
+		struct page *p = i ? __find_page(mapping, head->index + i) : head;
+
+		if (p && (PageDirty(p) || PageLocked(p) || page_count(p) != 1))
+			return 0;
+	}
+	for (i = n; i-- > 0;) {
+		struct page *p = i ? __find_page(mapping, head->index + i) : head;
+
+		if (!p)
+			continue;
+		if (invalidate_page(p))
+			got++;
+		else
+			pr_err("invalidate: page %lu of a folio at %lu of %s would not go\n",
+			       head->index + i, head->index, mapping->name ? mapping->name : "?");
+	}
+	return got;
+}
+
+/*
  * Drop every clean, unlocked, unused page of @mapping, then shrink its
- * index to fit what is left. Returns the number of pages dropped.
+ * index to fit what is left. Returns the number of pages dropped. A large
+ * folio goes with its head (its tails wait for it), and taking one out
+ * may unhash the chain's next page: the chain is walked again.
  */
 unsigned long invalidate_mapping_pages(struct address_space *mapping)
 {
@@ -409,11 +464,27 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping)
 
 	for (b = 0; b < (1UL << mapping->hash_bits); b++) {
 		struct page *page, *next;
-
+		unsigned long got;
+again:
 		for (page = mapping->hash[b >> CHUNK_SHIFT][b & (CHUNK_BUCKETS - 1)]; page;
 		     page = next) {
 			next = page->cache_next;
-			n += invalidate_page(page);
+			if (!page_folio_order(page)) {
+				n += invalidate_page(page);
+				continue;
+			}
+			if (PageTail(page) && folio_head(page))
+				continue;
+			if (PageTail(page)) {
+				/* a tail without its head: never made here, but not left behind */
+				n += invalidate_page(page);
+				continue;
+			}
+			got = invalidate_folio(page);
+			if (got) {
+				n += got;
+				goto again;
+			}
 		}
 	}
 	for (bits = HASH_MIN_BITS; (1UL << bits) < mapping->nrpages; bits++)

@@ -15,6 +15,8 @@
 #ifndef MM_FILEMAP_READ_H
 #define MM_FILEMAP_READ_H
 
+#include <limits.h>
+
 #include "mm/backing-dev.h"
 #include "kernel/log.h"
 #include "kernel/sched.h"
@@ -163,6 +165,28 @@ static int page_wait_uptodate(struct file *filp, struct page *page)
 #define read_piece(data, n) actor(ctx, data, n)
 #endif
 
+/*
+ * 7.2's filemap_read() marks each folio it copies from accessed once a
+ * read, all but the first as it reaches them, the first unless the
+ * previous read ended in it (pos_same_folio() of the read's start, @pos,
+ * and the byte before @prev_pos): for an algorithm with RA_ALGO_FOLIOS, in
+ * place of 2.6.20's rule. *@marked: the folio this read marked last
+ * (ULONG_MAX before its first).
+ */
+static inline void folio_read_accessed(struct page *page, pgoff_t *marked, loff_t pos,
+				       loff_t prev_pos)
+{
+	pgoff_t first = page_folio_index(page);
+	unsigned int shift = PAGE_CACHE_SHIFT + page_folio_order(page);
+	bool same = *marked == ULONG_MAX && pos >> shift == (prev_pos - 1) >> shift;
+
+	if (first == *marked)
+		return;
+	*marked = first;
+	if (!same)
+		mark_page_accessed(page);
+}
+
 /* How often a read may find its page gone from the cache before giving up. */
 #define FILEMAP_MAX_LOOKUPS	8
 
@@ -184,9 +208,9 @@ ssize_t do_generic_mapping_read_actor(struct file *filp, size_t count, loff_t *p
 	struct address_space *mapping = filp->f_mapping;
 	struct file_ra_state *ra = &filp->f_ra;
 	const struct ra_algorithm *algo = ra->algo;
-	bool as_is = ra->read_as_is;
-	loff_t isize = mapping->size;
-	pgoff_t index, end_index, last_index, next_index, prev_index;
+	bool as_is = ra->read_as_is, folios = algo->flags & RA_ALGO_FOLIOS;
+	loff_t isize = mapping->size, pos = *ppos, last_pos = ra->prev_pos;
+	pgoff_t index, end_index, last_index, next_index, prev_index, marked = ULONG_MAX;
 	unsigned long offset, nr, n;
 	struct page *page;
 	unsigned int prev_offset;
@@ -265,9 +289,10 @@ find_page:
 		}
 
 		ra_page_used(ra, page);
-		/* A page read again in pieces counts as accessed once. */
-		if (prev_index != index || offset != prev_offset)
-			mark_page_accessed(page);
+		if (folios)
+			folio_read_accessed(page, &marked, pos, last_pos);
+		else if (prev_index != index || offset != prev_offset)
+			mark_page_accessed(page); /* a page read again in pieces: once */
 		prev_index = index;
 
 		n = min_t(unsigned long, nr, count - copied);

@@ -4,7 +4,7 @@
 #   build/host/test_mm_host  host-only suites that rebuild mm on small arenas
 #   build/host/bench_mm      microbenchmark, -O2 without sanitizers
 MM_CORE_SRCS := mm/page_alloc.c mm/mm_init.c mm/cache-pool.c mm/slab.c mm/filemap-cache.c \
-	mm/page-lock.c mm/vmscan.c mm/mmbench.c
+	mm/page-lock.c mm/vmscan.c mm/workingset.c mm/mmbench.c
 HOST_SRCS += $(MM_CORE_SRCS)
 HOST_TESTS += mm mm_host
 mm_SRCS := $(wildcard tests/common/test_mm_*.c)
@@ -35,7 +35,8 @@ HOST_TESTS += readahead readahead_mm
 RA_COMMON_TESTS := $(wildcard tests/common/test_ra_*.c)
 readahead_SRCS := $(RA_COMMON_TESTS) tests/host/test_readahead_fake.c \
 	tests/host/test_readahead_host.c $(RA_ALGO_SRCS)
-readahead_mm_SRCS := $(RA_COMMON_TESTS) $(RA_ALGO_SRCS) tests/host/fuzz_ra.c tests/host/test_ra_lead.c
+readahead_mm_SRCS := $(RA_COMMON_TESTS) $(RA_ALGO_SRCS) tests/host/fuzz_ra.c tests/host/test_ra_lead.c \
+	tests/host/test_ra_folio.c
 # an algorithm that is one file and nothing else (tests/fixtures/readahead-ondemand4x.c)
 HOST_TESTS += ra_newalgo
 ra_newalgo_SRCS := tests/host/test_ra_newalgo.c tests/common/test_ra_harness.c $(RA_ALGO_SRCS) \

@@ -81,8 +81,43 @@ void lru_del_page(struct page *page);
 /* Unhash @page from its mapping without dropping the cache's reference. */
 void __remove_from_page_cache(struct page *page);
 
+/*
+ * Large folios as units (RA_ALGO_FOLIOS, mm/readahead.c): a page of folio
+ * order k > 0 is one of the 2^k pages of a folio whose first page, the
+ * head, stands for all of them on the LRU (its one entry, its accessed
+ * state); the others, the tails, are never on a list. Reclaim and
+ * invalidation take a folio out whole. Pages of order 0 are their own
+ * folio, as every page of the 2.6-era algorithms is.
+ */
+static inline unsigned long folio_nr_pages(const struct page *page)
+{
+	return 1UL << page_folio_order(page);
+}
+
+static inline bool PageTail(const struct page *page)
+{
+	return page->index & (folio_nr_pages(page) - 1);
+}
+
+/* Page @index of @mapping, no reference taken; NULL if it is not cached. */
+struct page *__find_page(struct address_space *mapping, pgoff_t index);
+/* The head of @page's folio (no reference), @page itself if it is one; NULL if gone. */
+struct page *folio_head(struct page *page);
+
 /* Reclaim for an allocation: 0 when reclaim is already running. */
 unsigned long reclaim_pages(unsigned long nr);
+
+/*
+ * Workingset shadows (mm/workingset.c), an instrument: reclaim leaves one
+ * per evicted page, an activation ages them, a page added over one is a
+ * refault. workingset_init(0) forgets the table (a host arena gone).
+ */
+extern unsigned long workingset_nr_shadows;
+uint32_t workingset_new_id(void);
+void workingset_eviction(struct address_space *mapping, pgoff_t index);
+void workingset_activation(unsigned long nr);
+void workingset_refault(struct address_space *mapping, pgoff_t index);
+void workingset_get_stats(struct mm_stats *st);
 
 /* Each part adds its numbers to mm_get_stats(). */
 void lru_get_stats(struct mm_stats *st);

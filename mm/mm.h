@@ -156,6 +156,11 @@ struct mm_fail_report {
 	const void *caller; /* its call site */
 };
 void mm_fail_nth(unsigned long n);
+/*
+ * The workingset shadows' table (mm/workingset.c), one slot per pool frame;
+ * false if there was no memory for it (no refault is counted then).
+ */
+bool workingset_init(unsigned long pool_pages);
 /* Allocations counted since mm_fail_nth() armed it (frozen once it fired). */
 unsigned long mm_fail_nth_calls(void);
 void mm_fail_nth_report(struct mm_fail_report *rep);

@@ -97,6 +97,7 @@ void mm_get_stats(struct mm_stats *st)
 	st->slab = ks.slab_pages + ks.large_pages;
 	st->kernel_obj_slab = ks.workload_slab_pages;
 	lru_get_stats(st);
+	workingset_get_stats(st);
 	page_cache_get_stats(st);
 }
 
@@ -313,6 +314,7 @@ int mm_init_window(const struct mem_region *usable, int nr_usable,
 	page_cache_init();
 	slab_init();
 	cache_pool_forget();
+	workingset_init(0);
 	mm_up = true;
 
 	ram = (uint64_t)(nr_managed + nr_reserved) << PAGE_SHIFT; /* usable RAM, memmap included */
@@ -336,6 +338,7 @@ void *mm_host_arena(uint64_t phys_base, uint64_t len)
 	mm_up = false;
 	mem_map = NULL;
 	cache_pool_forget();
+	workingset_init(0);
 	slab_init();
 	lru_init();
 	page_cache_init();

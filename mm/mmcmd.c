@@ -26,6 +26,7 @@ static int cmd_meminfo(int argc, char **argv)
 	struct kobj_stats ko;
 	struct result r;
 	char orders[MAX_ORDER * 12 + 1];
+	unsigned long nr_noretry = 0;
 	int o, len = 0;
 
 	if (kcmd_args(argc, argv, NULL, 0, NULL, NULL))
@@ -65,6 +66,16 @@ static int cmd_meminfo(int argc, char **argv)
 	printf("Reclaimed:    %10lu pages (thrashed: %lu read ahead, evicted unread)\n",
 	       st.reclaimed, st.thrashed);
 	printf("Dropped:      %10lu pages (drop_caches, and truncation)\n", st.dropped);
+	printf("Refaults:     %10lu pages (7.2's classic LRU would activate %lu; shadows %lu, "
+	       "%lu lost)\n", st.refaults, st.refault_activate, st.shadows, st.shadows_dropped);
+	for (o = 0, len = 0; o < MAX_ORDER; o++) {
+		nr_noretry += st.noretry_failures[o];
+		len += snprintf(orders + len, sizeof(orders) - (size_t)len, " %lu",
+				st.noretry_failures[o]);
+	}
+	printf("Readahead folios failed (__GFP_NORETRY) per order 0..%d:%s\n", MAX_ORDER - 1,
+	       orders);
+	len = 0;
 	for (o = 0; o < MAX_ORDER; o++)
 		len += snprintf(orders + len, sizeof(orders) - (size_t)len, " %lu",
 				st.free_per_order[o]);
@@ -90,6 +101,10 @@ static int cmd_meminfo(int argc, char **argv)
 	result_u64(&r, "reclaimed_pages", st.reclaimed);
 	result_u64(&r, "thrashed_pages", st.thrashed);
 	result_u64(&r, "dropped_pages", st.dropped);
+	result_u64(&r, "refaults", st.refaults);
+	result_u64(&r, "refault_activate", st.refault_activate);
+	result_u64(&r, "shadows", st.shadows);
+	result_u64(&r, "noretry_failures", nr_noretry);
 	result_end(&r);
 	return 0;
 }

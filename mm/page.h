@@ -210,10 +210,17 @@ struct mm_stats {
 	unsigned long cache_free;	/* of those, free */
 	unsigned long wmark_low, wmark_high; /* reclaim starts below low, stops at high (pool) */
 	unsigned long cache_alloc_failures; /* page_cache_alloc() found no frame even after reclaim */
+	/* readahead folios of each order that failed, __GFP_NORETRY (page_cache_alloc_folio()) */
+	unsigned long noretry_failures[MAX_ORDER];
 	/* of the pool's frames, those the kernel's objects hold (mm/kobj.c): not page cache */
 	unsigned long kernel_objs;
 	unsigned long kernel_obj_failures; /* a kernel object found no frame even after reclaim */
 	unsigned long kernel_obj_slab;	   /* of kernel_objs, the slabs of small objects */
+	/* workingset shadows (mm/workingset.c): an instrument, reclaim does not read them */
+	unsigned long shadows;		/* evicted pages' shadows held */
+	unsigned long refaults;		/* pages added over a shadow */
+	unsigned long refault_activate;	/* of those, what 7.2's classic LRU would activate */
+	unsigned long shadows_dropped;	/* shadows lost to another's slot */
 };
 void mm_get_stats(struct mm_stats *st);
 

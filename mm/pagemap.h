@@ -51,6 +51,7 @@ struct address_space {
 	/* Readahead pages evicted before anyone read them (mm/ratrace.c counts). */
 	unsigned long ra_thrashed;
 	unsigned long ra_thrashed_windows;	/* windows with at least one of those */
+	uint32_t ws_id;				/* names its shadows (mm/workingset.c) */
 	struct list_head mappings_link;		/* on the list drop_pagecache() walks */
 };
 
@@ -80,6 +81,13 @@ void remove_from_page_cache(struct page *page);
  * reclaim finds nothing to evict.
  */
 struct page *page_cache_alloc(struct address_space *mapping);
+/*
+ * A readahead folio's 2^@order frames onto @pages (page->lru), each with a
+ * reference, or none: -ENOMEM at once where page_cache_alloc() would go on
+ * reclaiming (Linux's __GFP_NORETRY, mm/cache-pool.c).
+ */
+int page_cache_alloc_folio(struct address_space *mapping, unsigned int order,
+			   struct list_head *pages);
 static inline void page_cache_release(struct page *page) { put_page(page); }
 
 /*

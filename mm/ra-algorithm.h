@@ -53,6 +53,13 @@ extern const char *const ra_fadvise_names[]; /* "normal", ..., NULL */
 #define RA_ALGO_MARKS	     0x02 /* sets PG_readahead marks (bench ra_async=0: none) */
 #define RA_ALGO_LINUX_EVENTS 0x04 /* records Linux's tracepoints itself (ratrace format=linux) */
 #define RA_ALGO_DEFAULT	     0x08 /* ra= when the command line names none */
+/*
+ * Allocates large folios (ra_batch_*(), Linux's page_cache_ra_order()), and
+ * with them Linux's page cache: __GFP_NORETRY allocation (page_cache_alloc_folio()),
+ * a folio one LRU entry evicted whole (mm/vmscan.c), accessed once per read
+ * (filemap-read.h). Without it, single pages as the 2.6 kernels had.
+ */
+#define RA_ALGO_FOLIOS	     0x10
 
 /*
  * A readahead algorithm. Every hook but ->sync may be NULL. @req_size is
@@ -252,6 +259,7 @@ struct ra_batch {
 	uint32_t window;
 	uint64_t born_ns;
 	bool no_marks; /* @ra's no_lookahead (bench ra_async=0) */
+	bool folios;   /* @ra's algorithm has RA_ALGO_FOLIOS */
 };
 void ra_batch_begin(struct ra_batch *b, const struct file_ra_state *ra, unsigned long window_pages);
 /*

@@ -78,14 +78,19 @@
  *    (twice it, spinning or not) is not modelled: libata reports none.
  *
  * lookahead keeps 4 KiB pages: a folio here is its pages carrying its
- * order (page_folio_order()) and, when marked, each its PG_readahead. What
- * a whole folio changes and this cannot: Linux evicts a folio whole, and
- * looks one up whole; under memory pressure a folio here can lose some of
- * its pages, where Linux's would be all gone or all there; and there is
- * no allocation failure to fall back from (Linux's large folios fail as
- * soon as the cache is full), no workingset shadow and no multi-gen LRU
- * (Debian's 7.2 runs it): docs/linux-7.2.md. Block-layer read congestion
- * is gone from Linux since 5.18: no window is deferred.
+ * order (page_folio_order()) and, when marked, each its PG_readahead; with
+ * RA_ALGO_FOLIOS the page cache treats them as Linux treats a folio: its
+ * allocation is __GFP_NORETRY (page_cache_alloc_folio(), failing where an
+ * ordinary page would reclaim, and then page_cache_ra_order() reads the
+ * rest page by page and an order-0 failure cuts the window short), it is
+ * one LRU entry, evicted and invalidated whole (mm/vmscan.c,
+ * mm/filemap-cache.c), and a read marks it accessed once (filemap-read.h).
+ * Not modelled: physical contiguity (a folio fails on the amount free,
+ * never on fragmentation), the multi-gen LRU (Debian's 7.2 runs it; the
+ * reclaim is 2.6.20's) and refault activation (shadows are kept and
+ * refaults counted, mm/workingset.c, but reclaim reads none):
+ * docs/linux-7.2.md. Block-layer read congestion is gone from Linux since
+ * 5.18: no window is deferred.
  */
 #include <limits.h>
 
@@ -399,16 +404,19 @@ static unsigned long max_pages(struct address_space *mapping, struct file_ra_sta
 /*
  * page_cache_ra_unbounded(): [@index, + @nr) a page at a time, what is cached
  * skipped (and ending the batch that goes to the disk), the page @nr -
- * @lookahead from the start marked if it is new.
+ * @lookahead from the start marked if it is new. An allocation failure
+ * (__GFP_NORETRY: page_cache_alloc_folio()) ends it there, the window cut
+ * short (0fd44ab213bc). Returns where it stopped: the readahead_control's
+ * index, from which force_page_cache_ra() goes on.
  */
-static void ra_unbounded(struct address_space *mapping, struct file_ra_state *ra,
-			 struct file *filp, struct ra_batch *b, pgoff_t index, unsigned long nr,
-			 unsigned long lookahead)
+static pgoff_t ra_unbounded(struct address_space *mapping, struct file_ra_state *ra,
+			    struct file *filp, struct ra_batch *b, pgoff_t index, unsigned long nr,
+			    unsigned long lookahead)
 {
-	unsigned long mark = lookahead <= nr ? nr - lookahead : ULONG_MAX;
+	unsigned long mark = lookahead <= nr ? nr - lookahead : ULONG_MAX, i;
 
 	ra_trace_linux(mapping, ra, RA_EV_RA_UNBOUNDED, index, nr, 0, 0, lookahead, 0, 0, 0);
-	for (unsigned long i = 0; i < nr; i++) {
+	for (i = 0; i < nr; i++) {
 		int err = ra_batch_add_folio(mapping, b, index + i, 0, i == mark);
 
 		if (err == -EEXIST) {
@@ -419,28 +427,34 @@ static void ra_unbounded(struct address_space *mapping, struct file_ra_state *ra
 			break;
 	}
 	ra_batch_read(mapping, filp, b);
+	return index + i;
 }
 
 /* do_page_cache_ra(): ra_unbounded() trimmed at EOF (and then without a mark). */
-static void do_page_cache_ra(struct address_space *mapping, struct file_ra_state *ra,
-			     struct file *filp, struct ra_batch *b, pgoff_t index, unsigned long nr,
-			     unsigned long lookahead)
+static pgoff_t do_page_cache_ra(struct address_space *mapping, struct file_ra_state *ra,
+				struct file *filp, struct ra_batch *b, pgoff_t index,
+				unsigned long nr, unsigned long lookahead)
 {
 	pgoff_t end_index;
 
 	if (mapping->size <= 0)
-		return;
+		return index;
 	end_index = eof_index(mapping);
 	if (index > end_index)
-		return;
+		return index;
 	if (nr > end_index - index) {
 		nr = end_index - index + 1;
 		lookahead = 0;
 	}
-	ra_unbounded(mapping, ra, filp, b, index, nr, lookahead);
+	return ra_unbounded(mapping, ra, filp, b, index, nr, lookahead);
 }
 
-/* force_page_cache_ra(): at most max(io_pages, ra_pages) pages, 2 MiB at a time, no mark. */
+/*
+ * force_page_cache_ra(): at most max(io_pages, ra_pages) pages, 2 MiB at a
+ * time, no mark; a chunk cut short by a failed allocation leaves the next
+ * one to start where it stopped (the readahead_control's index), the count
+ * going down by whole chunks.
+ */
 static void force_ra(struct address_space *mapping, struct file_ra_state *ra, struct file *filp,
 		     struct ra_batch *b, pgoff_t index, unsigned long nr)
 {
@@ -451,8 +465,7 @@ static void force_ra(struct address_space *mapping, struct file_ra_state *ra, st
 	while (nr) {
 		unsigned long chunk = min(LINUX_FORCE_CHUNK, nr);
 
-		do_page_cache_ra(mapping, ra, filp, b, index, chunk, 0);
-		index += chunk;
+		index = do_page_cache_ra(mapping, ra, filp, b, index, chunk, 0);
 		nr -= chunk;
 	}
 }
@@ -906,7 +919,7 @@ const struct ra_algorithm ra_algo_linux = {
 	.title = "linux-7.2",
 	.help = "Linux 7.2: sync/async readahead, large folios, mmap fault-around, fadvise; "
 		"its tracepoints (ratrace format=linux)",
-	.flags = RA_ALGO_MARKS | RA_ALGO_LINUX_EVENTS,
+	.flags = RA_ALGO_MARKS | RA_ALGO_LINUX_EVENTS | RA_ALGO_FOLIOS,
 	.cases = linux_cases,
 	.nr_cases = LINUX_NR_CASES,
 	.case_base = &linux_case_base,

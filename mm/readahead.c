@@ -15,6 +15,7 @@
  * mm/ra-helpers.c, the policies in mm/readahead-*.c.
  */
 #include "mm/backing-dev.h"
+#include "kernel/log.h"
 #include "kernel/time.h"
 #include "mm/file.h"
 #include "mm/mm.h"
@@ -150,6 +151,7 @@ void ra_batch_begin(struct ra_batch *b, const struct file_ra_state *ra,
 		    unsigned long window_pages)
 {
 	b->no_marks = ra && ra->no_lookahead;
+	b->folios = ra && ra->algo && (ra->algo->flags & RA_ALGO_FOLIOS);
 	INIT_LIST_HEAD(&b->pages);
 	b->nr = 0;
 	b->window_pages = window_pages;
@@ -158,14 +160,47 @@ void ra_batch_begin(struct ra_batch *b, const struct file_ra_state *ra,
 	b->submitted = 0;
 }
 
+/* Drop the frames on @list (not in any cache yet). */
+static void release_frames(struct list_head *list)
+{
+	while (!list_empty(list)) {
+		struct page *page = list_first_entry(list, struct page, lru);
+
+		list_del(&page->lru);
+		page_cache_release(page);
+	}
+}
+
+/* 2^@order frames onto @folio: __GFP_NORETRY for a folio algorithm, else reclaiming. */
+static int batch_alloc(struct address_space *mapping, const struct ra_batch *b,
+		       unsigned int order, struct list_head *folio)
+{
+	struct page *page;
+
+	if (b->folios)
+		return page_cache_alloc_folio(mapping, order, folio);
+	/* order 0 (ra_batch_add_folio() refuses more): as page_cache_alloc() */
+	page = page_cache_alloc(mapping);
+	if (!page)
+		return -ENOMEM;
+	list_add_tail(&page->lru, folio);
+	return 0;
+}
+
 int ra_batch_add_folio(struct address_space *mapping, struct ra_batch *b, pgoff_t index,
 		       unsigned int order, bool mark)
 {
 	unsigned long n = 1UL << order, i;
 	LIST_HEAD(folio);
+	int err;
 
 	if (order > RA_MAX_FOLIO_ORDER || index & (n - 1))
 		return -EINVAL;
+	if (order && !b->folios) {
+		pr_err("readahead: a folio of order %u from an algorithm without RA_ALGO_FOLIOS\n",
+		       order);
+		return -EINVAL;
+	}
 	/* a folio goes in whole or not at all (Linux's xarray refuses an overlap) */
 	for (i = 0; i < n; i++) {
 		struct page *page = find_get_page(mapping, index + i);
@@ -175,26 +210,15 @@ int ra_batch_add_folio(struct address_space *mapping, struct ra_batch *b, pgoff_
 			return -EEXIST;
 		}
 	}
-	for (i = 0; i < n; i++) {
-		struct page *page = page_cache_alloc(mapping);
-
-		if (!page) {
-			while (!list_empty(&folio)) {
-				page = list_first_entry(&folio, struct page, lru);
-				list_del(&page->lru);
-				page_cache_release(page);
-			}
-			return -ENOMEM;
-		}
-		list_add_tail(&page->lru, &folio);
-	}
+	err = batch_alloc(mapping, b, order, &folio);
+	if (err)
+		return err;
 	if (!b->window) {
 		b->window = ra_window_number(b->window_pages);
 		b->born_ns = ktime_ns();
 	}
 	for (i = 0; i < n; i++) {
 		struct page *page = list_first_entry(&folio, struct page, lru);
-		int err;
 
 		list_del(&page->lru);
 		set_page_ra_window(page, b->window);
@@ -208,11 +232,7 @@ int ra_batch_add_folio(struct address_space *mapping, struct ra_batch *b, pgoff_
 		if (err) {
 			/* only memory for the index can fail here: nobody else adds pages */
 			page_cache_release(page);
-			while (!list_empty(&folio)) {
-				page = list_first_entry(&folio, struct page, lru);
-				list_del(&page->lru);
-				page_cache_release(page);
-			}
+			release_frames(&folio);
 			return err;
 		}
 		list_add_tail(&page->lru, &b->pages);

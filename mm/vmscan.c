@@ -21,6 +21,12 @@
  * whether referenced or not, since page cache nobody mmaps has no second
  * chance there.
  *
+ * A large folio (RA_ALGO_FOLIOS, mm/internal.h) is one entry, its head
+ * page, as in Linux: added, aged, activated and evicted whole, the lists'
+ * lengths and the scans counted in pages (isolate_lru_folios() adds a
+ * folio's pages to its scan); its tails are never on a list. An access to
+ * any of its pages is an access to the folio.
+ *
  * Locking: list changes mask interrupts, since put_page() from an I/O
  * completion takes the last reference of a page off its list. Eviction
  * (unhashing from the page cache) runs only in thread context.
@@ -51,8 +57,12 @@ void lru_init(void)
 
 void lru_cache_add(struct page *page)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
+	/* a tail: its folio's head is the entry */
+	if (unlikely(page->flags & PG_FOLIO_ORDER_MASK) && PageTail(page))
+		return;
+	flags = local_irq_save();
 	if (PageLRU(page)) {
 		local_irq_restore(flags);
 		pr_err("lru_cache_add: frame %#lx is already on an LRU list\n", page_to_pfn(page));
@@ -61,7 +71,7 @@ void lru_cache_add(struct page *page)
 	ClearPageActive(page);
 	SetPageLRU(page);
 	list_add(&page->lru, &inactive_list);
-	nr_inactive++;
+	nr_inactive += folio_nr_pages(page);
 	local_irq_restore(flags);
 }
 
@@ -72,24 +82,32 @@ void lru_del_page(struct page *page)
 	if (TestClearPageLRU(page)) {
 		list_del(&page->lru);
 		if (TestClearPageActive(page))
-			nr_active--;
+			nr_active -= folio_nr_pages(page);
 		else
-			nr_inactive--;
+			nr_inactive -= folio_nr_pages(page);
 	}
 	local_irq_restore(flags);
 }
 
 void mark_page_accessed(struct page *page)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
+	/* folio_mark_accessed(): the folio's state, kept on its head */
+	if (unlikely(page->flags & PG_FOLIO_ORDER_MASK) && PageTail(page)) {
+		page = folio_head(page);
+		if (!page)
+			return;
+	}
+	flags = local_irq_save();
 	if (!PageActive(page) && PageReferenced(page) && PageLRU(page)) {
 		list_move(&page->lru, &active_list);
-		nr_inactive--;
-		nr_active++;
+		nr_inactive -= folio_nr_pages(page);
+		nr_active += folio_nr_pages(page);
 		SetPageActive(page);
 		ClearPageReferenced(page);
 		nr_activated++;
+		workingset_activation(folio_nr_pages(page));
 	} else if (!PageReferenced(page)) {
 		SetPageReferenced(page);
 	}
@@ -107,15 +125,16 @@ void lru_retain_inactive(struct page *page)
 
 /*
  * 2.6.20's shrink_active_list() for page cache that nobody mmaps: up to
- * @nr_to_scan pages leave the tail of the active list for the head of the
- * inactive one whether or not they were referenced (only mapped pages have
- * their references checked there). PG_referenced is left as it is, so a page
- * used while active is activated again by its next access.
+ * @nr_to_scan pages (a folio counting its pages) leave the tail of the
+ * active list for the head of the inactive one whether or not they were
+ * referenced (only mapped pages have their references checked there).
+ * PG_referenced is left as it is, so a page used while active is activated
+ * again by its next access.
  */
 static void shrink_active_list(unsigned long nr_to_scan)
 {
-	while (nr_to_scan--) {
-		unsigned long flags = local_irq_save();
+	while (nr_to_scan) {
+		unsigned long flags = local_irq_save(), n;
 		struct page *page;
 
 		if (list_empty(&active_list)) {
@@ -123,12 +142,14 @@ static void shrink_active_list(unsigned long nr_to_scan)
 			break;
 		}
 		page = list_last_entry(&active_list, struct page, lru);
+		n = folio_nr_pages(page);
 		list_move(&page->lru, &inactive_list);
 		ClearPageActive(page);
-		nr_active--;
-		nr_inactive++;
-		nr_deactivated++;
+		nr_active -= n;
+		nr_inactive += n;
+		nr_deactivated += n;
 		local_irq_restore(flags);
+		nr_to_scan -= min(n, nr_to_scan);
 	}
 }
 
@@ -142,10 +163,58 @@ static void evict_page(struct page *page)
 		if (readahead_thrashed_hook)
 			readahead_thrashed_hook(mapping, page);
 	}
+	workingset_eviction(mapping, page->index);
 	__remove_from_page_cache(page);
 	unlock_page(page);
 	put_page(page);
 	nr_reclaimed++;
+}
+
+/* Can reclaim take @page? Clean, unlocked, in a page cache, and only the cache holds it. */
+static bool page_evictable(const struct page *page)
+{
+	return page->mapping && !PageLocked(page) && !PageDirty(page) && page_count(page) == 1;
+}
+
+/*
+ * The tails of the large folio @head (isolated, interrupts masked) can all
+ * go: Linux's folio has one lock and one reference count, so a page of it
+ * under I/O or held by a reader keeps the whole folio. A tail already gone
+ * (invalidated alone) is no obstacle.
+ */
+static bool folio_tails_evictable(struct page *head)
+{
+	unsigned long n = folio_nr_pages(head);
+
+	for (unsigned long i = 1; i < n; i++) {
+		struct page *p = __find_page(head->mapping, head->index + i);
+
+		if (p && !page_evictable(p))
+			return false;
+	}
+	return true;
+}
+
+/* Lock the tails of @head (interrupts masked), isolated with it. */
+static void lock_folio_tails(struct page *head)
+{
+	for (unsigned long i = 1; i < folio_nr_pages(head); i++) {
+		struct page *p = __find_page(head->mapping, head->index + i);
+
+		if (p)
+			SetPageLocked(p);
+	}
+}
+
+/* Evict the tails of the folio at @index, locked by lock_folio_tails(). */
+static void evict_folio_tails(struct address_space *mapping, pgoff_t index, unsigned long n)
+{
+	for (unsigned long i = 1; i < n; i++) {
+		struct page *p = __find_page(mapping, index + i);
+
+		if (p)
+			evict_page(p);
+	}
 }
 
 /*
@@ -154,14 +223,15 @@ static void evict_page(struct page *page)
  * but no more than @budget of them (see shrink_page_cache()). A page under
  * I/O (locked) or in use goes back to the head; an unlocked one in use has
  * PG_referenced cleared, as page_referenced() does there before
- * remove_mapping() finds the extra reference.
+ * remove_mapping() finds the extra reference. A large folio counts its
+ * pages against both, and goes whole or stays whole.
  */
 static unsigned long shrink_inactive_list(unsigned long nr_to_scan, unsigned long budget)
 {
 	unsigned long done = 0;
 
-	while (nr_to_scan-- && done < budget) {
-		unsigned long flags = local_irq_save();
+	while (nr_to_scan && done < budget) {
+		unsigned long flags = local_irq_save(), n;
 		struct page *page;
 
 		if (list_empty(&inactive_list)) {
@@ -169,9 +239,10 @@ static unsigned long shrink_inactive_list(unsigned long nr_to_scan, unsigned lon
 			break;
 		}
 		page = list_last_entry(&inactive_list, struct page, lru);
-		nr_scanned++;
-		if (!page->mapping || PageLocked(page) || PageDirty(page) ||
-		    page_count(page) != 1) {
+		n = folio_nr_pages(page);
+		nr_to_scan -= min(n, nr_to_scan);
+		nr_scanned += n;
+		if (!page_evictable(page) || (n > 1 && !folio_tails_evictable(page))) {
 			if (!PageLocked(page))
 				ClearPageReferenced(page);
 			list_move(&page->lru, &inactive_list);
@@ -180,11 +251,15 @@ static unsigned long shrink_inactive_list(unsigned long nr_to_scan, unsigned lon
 		}
 		list_del(&page->lru);
 		ClearPageLRU(page);
-		nr_inactive--;
+		nr_inactive -= n;
 		SetPageLocked(page);
+		if (n > 1)
+			lock_folio_tails(page);
 		local_irq_restore(flags);
+		if (n > 1)
+			evict_folio_tails(page->mapping, page->index, n);
 		evict_page(page);
-		done++;
+		done += n;
 	}
 	return done;
 }

@@ -122,6 +122,26 @@ struct page *page_cache_alloc(struct address_space *mapping)
 	return alloc_pages(0);
 }
 
+/* A readahead folio's frames: as many single pages, failing only when they run out. */
+int page_cache_alloc_folio(struct address_space *mapping, unsigned int order,
+			   struct list_head *pages)
+{
+	for (unsigned long i = 0; i < 1UL << order; i++) {
+		struct page *page = page_cache_alloc(mapping);
+
+		if (!page) {
+			while (!list_empty(pages)) {
+				page = list_first_entry(pages, struct page, lru);
+				list_del(&page->lru);
+				put_page(page);
+			}
+			return -ENOMEM;
+		}
+		list_add_tail(&page->lru, pages);
+	}
+	return 0;
+}
+
 void put_page(struct page *p)
 {
 	if (p->_refcount <= 0)
