@@ -5,6 +5,7 @@
  * name, a pattern file, so every byte read is checked).
  *
  *	bench replay log=/replay/logs/NAME [timing=asap|recorded] [files=close|keep]
+ *		     [access=read|mmap] [madvise=X] [prot=read|exec]
  *
  * The whole log is read and parsed before anything is replayed, and every
  * file it opens is looked up and sized: a log the parser refuses, a file
@@ -64,6 +65,11 @@
 static const char *const timing_names[] = {"asap", "recorded", NULL};
 static const char *const files_names[] = {"close", "keep", NULL};
 static const char *const access_names[] = {"read", "mmap", NULL};
+/* madvise(): "advice" leaves the mapping to advice= (bench's fadvise key), as lrrun does */
+static const char *const madvise_names[] = {"advice", "normal", "sequential", "random",
+					    "willneed", "hugepage", NULL};
+enum { MADV_AS_ADVICE, MADV_NORMAL, MADV_SEQUENTIAL, MADV_RANDOM, MADV_WILLNEED, MADV_HUGEPAGE };
+static const char *const prot_names[] = {"read", "exec", NULL};
 
 static const struct bench_param replay_params[] = {
 	{"log", KV_STRING, NULL, (uintptr_t) "", 0, 0,
@@ -74,6 +80,10 @@ static const struct bench_param replay_params[] = {
 	 "close: opens and closes as logged; keep: one open per file to the end"},
 	{"access", KV_ENUM, access_names, 0, 0, 0,
 	 "read: each read a pread; mmap: each open maps the file, each read touches its pages"},
+	{"madvise", KV_ENUM, madvise_names, 0, 0, 0,
+	 "access=mmap: the madvise() of each mapping (advice: as advice= says)"},
+	{"prot", KV_ENUM, prot_names, 0, 0, 0,
+	 "access=mmap: PROT_READ, or exec: PROT_READ|PROT_EXEC (Linux's VM_EXEC)"},
 };
 
 /* One action line, as the replay needs it. */
@@ -117,6 +127,8 @@ struct replay {
 	void *buf;
 	size_t buf_len;
 	bool recorded, keep, mmap;
+	unsigned int madvise;	/* MADV_AS_ADVICE, ... */
+	bool exec;		/* prot=exec */
 	/* what the phase did */
 	uint64_t waited_ns, late, short_reads, kept_opens;
 	uint32_t stopped_line;
@@ -314,8 +326,12 @@ static void pause_before(struct replay *r, const struct rop *o, uint64_t *anchor
 
 /*
  * access=mmap: map the open file as a program would (lrrun's mmap(), then
- * the madvise() matching the phase's advice: sequential and random set the
- * mapping's hint, willneed reads the range ahead once more).
+ * the madvise() matching the phase's advice, or madvise='s own: sequential
+ * and random set the mapping's hint, hugepage Linux's VM_HUGEPAGE, willneed
+ * reads the range ahead once more). prot=exec is a VM_EXEC mapping; a hint
+ * overrides it (7.2 reads a VM_SEQ_READ exec mapping as sequential, and a
+ * VM_RAND_READ one through VM_EXEC's path, which with no mark to meet is
+ * exec's whole behaviour here).
  */
 static int map_rfile(struct replay *r, struct rfile *rf)
 {
@@ -323,13 +339,25 @@ static int map_rfile(struct replay *r, struct rfile *rf)
 		[FADV_NORMAL] = FAULT_ADV_NORMAL, [FADV_SEQUENTIAL] = FAULT_ADV_SEQUENTIAL,
 		[FADV_RANDOM] = FAULT_ADV_RANDOM, [FADV_WILLNEED] = FAULT_ADV_NORMAL,
 	};
-	int err = filemap_mmap(rf->f, fault_advice[r->b->advice], &rf->map);
+	static const enum filemap_advice madvice[] = {
+		[MADV_NORMAL] = FAULT_ADV_NORMAL, [MADV_SEQUENTIAL] = FAULT_ADV_SEQUENTIAL,
+		[MADV_RANDOM] = FAULT_ADV_RANDOM, [MADV_WILLNEED] = FAULT_ADV_NORMAL,
+		[MADV_HUGEPAGE] = FAULT_ADV_HUGEPAGE,
+	};
+	enum filemap_advice adv = r->madvise == MADV_AS_ADVICE ? fault_advice[r->b->advice]
+							      : madvice[r->madvise];
+	bool willneed = r->madvise == MADV_AS_ADVICE ? r->b->advice == FADV_WILLNEED
+						     : r->madvise == MADV_WILLNEED;
+	int err;
 
+	if (r->exec && (adv == FAULT_ADV_NORMAL || adv == FAULT_ADV_RANDOM))
+		adv = FAULT_ADV_EXEC;
+	err = filemap_mmap(rf->f, adv, &rf->map);
 	if (err) {
 		snprintf(r->why, sizeof(r->why), "%s would not map: %s", rf->path, errname(err));
 		return err;
 	}
-	if (r->b->advice == FADV_WILLNEED)
+	if (willneed)
 		file_ra_fadvise(rf->f, 0, rf->size, FADV_WILLNEED);
 	return 0;
 }
@@ -555,6 +583,19 @@ static int replay_run(struct bench *b)
 	r->recorded = bench_u(b, "timing") == 1;
 	r->keep = bench_u(b, "files") == 1;
 	r->mmap = bench_u(b, "access") == 1;
+	r->madvise = (unsigned int)bench_u(b, "madvise");
+	r->exec = bench_u(b, "prot") == 1;
+	if (!r->mmap && (r->madvise != MADV_AS_ADVICE || r->exec)) {
+		pr_err("bench replay: madvise= and prot= are a mapping's: with access=mmap\n");
+		err = -EINVAL;
+		goto out;
+	}
+	if (r->exec && r->madvise == MADV_HUGEPAGE) {
+		pr_err("bench replay: prot=exec with madvise=hugepage: not modelled (Linux's "
+		       "VM_EXEC and VM_HUGEPAGE together)\n");
+		err = -EINVAL;
+		goto out;
+	}
 	if (!r->log_path[0]) {
 		pr_err("bench replay: which log? log=PATH (tools/mkbench --iolog puts them in "
 		       "/replay/logs/)\n");

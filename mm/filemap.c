@@ -34,7 +34,8 @@
 #include "mm/filemap.h"
 #include "mm/filemap-read.h"
 
-const char *const filemap_advice_names[] = { "normal", "sequential", "random", NULL };
+const char *const filemap_advice_names[] = { "normal", "sequential", "random", "exec", "hugepage",
+					      NULL };
 
 /* Lock @page, waiting a bounded time for whoever holds it (normally its I/O). */
 static int lock_page_bounded(struct file *filp, struct page *page)

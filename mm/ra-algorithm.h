@@ -24,8 +24,22 @@ struct ra_call;
 struct file_mmap;
 struct backing_dev_info;
 
-/* madvise()-style access hints of a file mapping (VM_SequentialReadHint ...). */
-enum filemap_advice { FAULT_ADV_NORMAL, FAULT_ADV_SEQUENTIAL, FAULT_ADV_RANDOM, FAULT_ADV_NR };
+/*
+ * What a file mapping tells the fault path: the madvise() hints
+ * (VM_SequentialReadHint, VM_RandomReadHint), and two kinds of mapping Linux
+ * 7.2 reads differently (do_sync_mmap_readahead()): one mapped with PROT_EXEC
+ * (VM_EXEC) and one with MADV_HUGEPAGE (VM_HUGEPAGE). One of them per mapping:
+ * Linux can have VM_EXEC or VM_HUGEPAGE beside a hint, which no caller here
+ * asks for. Algorithms before 7.2 read the last two as normal.
+ */
+enum filemap_advice {
+	FAULT_ADV_NORMAL,
+	FAULT_ADV_SEQUENTIAL,
+	FAULT_ADV_RANDOM,
+	FAULT_ADV_EXEC,
+	FAULT_ADV_HUGEPAGE,
+	FAULT_ADV_NR
+};
 
 /*
  * posix_fadvise() advice on an open file (2.6.22's mm/fadvise.c): honoured

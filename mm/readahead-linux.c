@@ -58,10 +58,14 @@
  *    hit, for the faulting page, on a first attempt only (0b9c0aeba938
  *    "mm/filemap: count only the faulting address as a mmap hit",
  *    9b0fcac3cfe7 "mm/filemap: do not count FAULT_FLAG_TRIED retries as
- *    mmap hits", 7.2). Not modelled: no hit for a folio marked workingset
- *    (5c46d5319bde, 6.10; nothing here is), the VM_EXEC and VM_HUGEPAGE
- *    (MADV_HUGEPAGE) fault paths, a PMD mapping of an order-9 folio (which
- *    counts no hit) and where Linux places a mapping under 2 MiB.
+ *    mmap hits", 7.2), none for VM_SEQ_READ or VM_EXEC mappings, none for
+ *    an order-9 folio first in the range and mapped by one PMD
+ *    (filemap_map_pmd()). VM_HUGEPAGE (MADV_HUGEPAGE): two order-9 folios
+ *    from the fault's 2 MiB boundary, the second marked, ra->start left as
+ *    it was; VM_EXEC: ra_pages from the fault to the mapping's end, no
+ *    mark, no mmap_miss (38b0ece6d763, 6.17). Not modelled: no hit for a
+ *    folio marked workingset (5c46d5319bde, 6.10; nothing here is) and
+ *    where Linux places a mapping under 2 MiB.
  *  - fadvise: NORMAL the device's window, SEQUENTIAL twice it (7.2 has no
  *    upper bound; RA_MAX_WINDOW, 16 MiB, is lookahead's own), RANDOM
  *    makes every sync call read just the request (FMODE_RANDOM; async
@@ -106,6 +110,17 @@
 /* fault_around_bytes: 64 KiB; a page table: 512 entries (2 MiB). */
 #define FAULT_AROUND_PAGES	16UL
 #define PTRS_PER_PTE		512UL
+
+/*
+ * Its own trace case: the VM_HUGEPAGE fault's window, two order-9 folios
+ * whatever ra_pages is (7.2 reads it even with readahead off), so the one
+ * window that may exceed the maximum.
+ */
+enum { LINUX_HUGEPAGE, LINUX_NR_CASES };
+static const struct ra_case_desc linux_cases[LINUX_NR_CASES] = {
+	[LINUX_HUGEPAGE] = { "linux-hugepage", RA_KIND_OTHER },
+};
+static unsigned int linux_case_base;
 
 /*
  * struct file_ra_state's fields Linux has and lookahead's shared state does
@@ -456,15 +471,17 @@ static void force_ra(struct address_space *mapping, struct file_ra_state *ra, st
 }
 
 /*
- * page_cache_ra_order(): the window [start, start + size) as folios of the
- * order asked, clamped; the folio holding page start + size - async_size
- * marked, unless the window reaches the end of the file.
+ * page_cache_ra_order(): the window [@start, @start + size) as folios of the
+ * order asked, clamped; the folio holding page @start + size - async_size
+ * marked, unless the window reaches the end of the file. @start is the
+ * readahead_control's index: ra->start everywhere but the VM_HUGEPAGE fault,
+ * which leaves ra->start as it was (linux_fault_sync()).
  */
 static void ra_order(struct address_space *mapping, struct file_ra_state *ra, struct file *filp,
-		     struct ra_batch *b)
+		     struct ra_batch *b, pgoff_t start)
 {
 	struct linux_ra *l = lx(ra);
-	pgoff_t start = l->start, index = start, limit, mark;
+	pgoff_t index = start, limit, mark;
 	unsigned int new_order;
 	int err = 0;
 
@@ -564,7 +581,7 @@ static bool linux_sync(struct address_space *mapping, struct file_ra_state *ra, 
 	}
 	l->order = 0;
 	ra_batch_begin(&b, ra, l->size);
-	ra_order(mapping, ra, filp, &b);
+	ra_order(mapping, ra, filp, &b, l->start);
 	note(mapping, ra, filp, &b, &call, index, req, l->start, l->size, l->async_size);
 	return true;
 }
@@ -627,7 +644,7 @@ static void async_ra(struct address_space *mapping, struct file_ra_state *ra, st
 		l->size = (end & ~(align - 1)) - l->start;
 	l->async_size = l->size;
 	ra_batch_begin(&b, ra, l->size);
-	ra_order(mapping, ra, filp, &b);
+	ra_order(mapping, ra, filp, &b, l->start);
 	note(mapping, ra, filp, &b, &call, index, req, l->start, l->size, l->async_size);
 }
 
@@ -640,7 +657,17 @@ static void linux_async(struct address_space *mapping, struct file_ra_state *ra,
 	async_ra(mapping, ra, filp, page, first, req + (index - first));
 }
 
-/* do_sync_mmap_readahead(): a fault on a page that is not cached. */
+/*
+ * do_sync_mmap_readahead(): a fault on a page that is not cached. The
+ * mapping's kind decides: MADV_HUGEPAGE reads two order-9 folios from the
+ * fault's 2 MiB boundary, the second marked, even with readahead off, and
+ * leaves ra->start where it was (7.2 sets only the readahead_control's
+ * index: a later mark is judged against the old start); MADV_RANDOM reads
+ * nothing; MADV_SEQUENTIAL is a sync readahead of ra_pages; VM_EXEC reads
+ * ra_pages from the fault, clamped to the mapping, with no mark
+ * (38b0ece6d763, 6.17; exec_folio_order() is 0 on x86); else read-around.
+ * mmap_miss counts every fault here but VM_SEQ_READ's and VM_EXEC's.
+ */
 static void linux_fault_sync(struct file *file, pgoff_t pgoff, enum filemap_advice advice)
 {
 	struct address_space *mapping = file->f_mapping;
@@ -648,27 +675,46 @@ static void linux_fault_sync(struct file *file, pgoff_t pgoff, enum filemap_advi
 	struct linux_ra *l = lx(ra);
 	struct ra_call call = { .rcase = RA_CASE_AROUND };
 	unsigned long ra_pages = ra->ra_pages;
+	pgoff_t start;
 	struct ra_batch b;
 
-	if (advice == FAULT_ADV_RANDOM || !ra_pages)
-		return;
-	if (advice == FAULT_ADV_SEQUENTIAL) {
-		linux_sync(mapping, ra, file, pgoff, ra_pages);
-		return;
+	if (advice != FAULT_ADV_HUGEPAGE) {
+		if (advice == FAULT_ADV_RANDOM || !ra_pages)
+			return;
+		if (advice == FAULT_ADV_SEQUENTIAL) {
+			linux_sync(mapping, ra, file, pgoff, ra_pages);
+			return;
+		}
 	}
-	if (ra->mmap_miss < MMAP_MISS_CAP)
-		ra->mmap_miss++;
-	/* missing much more than hitting in this file: readahead only hurts */
-	if (ra->mmap_miss > MMAP_LOTSAMISS)
-		return;
-	/* read-around, the mark a quarter from its end */
-	l->start = pgoff > ra_pages / 2 ? pgoff - ra_pages / 2 : 0;
-	l->size = ra_pages;
-	l->async_size = ra_pages / 4;
-	l->order = 0;
+	if (advice != FAULT_ADV_EXEC) {
+		if (ra->mmap_miss < MMAP_MISS_CAP)
+			ra->mmap_miss++;
+		/* missing much more than hitting in this file: readahead only hurts */
+		if (ra->mmap_miss > MMAP_LOTSAMISS)
+			return;
+	}
+	if (advice == FAULT_ADV_HUGEPAGE) {
+		call.rcase = RA_OWN_CASE(linux_case_base, LINUX_HUGEPAGE);
+		start = pgoff & ~(PTRS_PER_PTE - 1);
+		l->size = 2 * PTRS_PER_PTE;
+		l->async_size = PTRS_PER_PTE;
+		l->order = LINUX_MAX_FOLIO_ORDER;
+	} else if (advice == FAULT_ADV_EXEC) {
+		/* the mapping's end: every mapping here maps its whole file */
+		start = l->start = pgoff;
+		l->size = min(ra_pages, eof_index(mapping) + 1 - pgoff);
+		l->async_size = 0;
+		l->order = 0;
+	} else {
+		/* read-around, the mark a quarter from its end */
+		start = l->start = pgoff > ra_pages / 2 ? pgoff - ra_pages / 2 : 0;
+		l->size = ra_pages;
+		l->async_size = ra_pages / 4;
+		l->order = 0;
+	}
 	ra_batch_begin(&b, ra, l->size);
-	ra_order(mapping, ra, file, &b);
-	note(mapping, ra, file, &b, &call, pgoff, 1, l->start, l->size, l->async_size);
+	ra_order(mapping, ra, file, &b, start);
+	note(mapping, ra, file, &b, &call, pgoff, 1, start, l->size, l->async_size);
 }
 
 /* do_async_mmap_readahead(): a fault on a cached page. */
@@ -679,7 +725,9 @@ static void linux_fault_async(struct file *file, struct page *page, pgoff_t pgof
 
 	if (advice == FAULT_ADV_RANDOM || !ra->ra_pages)
 		return;
-	if (!PageLocked(page) && advice != FAULT_ADV_SEQUENTIAL && ra->mmap_miss)
+	/* VM_SEQ_READ and VM_EXEC faults never count a miss, nor a hit */
+	if (!PageLocked(page) && advice != FAULT_ADV_SEQUENTIAL && advice != FAULT_ADV_EXEC &&
+	    ra->mmap_miss)
 		ra->mmap_miss--;
 	if (PageReadahead(page))
 		async_ra(file->f_mapping, ra, file, page, pgoff, ra->ra_pages);
@@ -692,12 +740,44 @@ static bool mappable(struct page *page)
 }
 
 /*
+ * filemap_map_pmd(): the first folio fault-around found is an order-9 one
+ * whose 2 MiB nothing maps yet (pmd_none: no page table there) and which
+ * ends before the file's last page (7.2 keeps a PMD off the file's end:
+ * file_end >= folio_next_index()): do_set_pmd() maps it whole, and no
+ * mmap_miss hit is counted. The mapping is taken to start on a 2 MiB
+ * boundary (thp_get_unmapped_area() puts a file mapping of 2 MiB or more on
+ * one), so the folio's 2 MiB is its own page table's.
+ */
+static bool map_pmd(struct file_mmap *m, pgoff_t first, unsigned int order)
+{
+	struct address_space *mapping = m->file->f_mapping;
+
+	if (order != LINUX_MAX_FOLIO_ORDER || eof_index(mapping) < first + PTRS_PER_PTE ||
+	    first + PTRS_PER_PTE > m->nr_pages)
+		return false;
+	for (pgoff_t i = first; i < first + PTRS_PER_PTE; i++)
+		if (m->pages[i])
+			return false;
+	for (pgoff_t i = first; i < first + PTRS_PER_PTE; i++) {
+		struct page *p = find_get_page(mapping, i);
+
+		if (p) {
+			m->map(m, i, p);
+			page_cache_release(p);
+		}
+	}
+	return true;
+}
+
+/*
  * do_fault_around() and filemap_map_pages(): map the pages of the 16 around
  * @pgoff (aligned, in the mapping, before EOF) that can be mapped, a large
  * folio whole when it lies in one page table's 2 MiB (Linux places a large
- * file mapping on a 2 MiB boundary; index 0 is taken to be on one); on a
- * first attempt, a page mapped for the fault itself is a hit (mmap_miss
- * down by one). True when the faulting page got mapped.
+ * file mapping on a 2 MiB boundary; index 0 is taken to be on one), and the
+ * first folio by one PMD when it can (map_pmd()); on a first attempt, a
+ * page mapped by PTE for the fault itself is a hit (mmap_miss down by one),
+ * except on a VM_SEQ_READ or VM_EXEC mapping. True when the faulting page
+ * got mapped.
  */
 static bool fault_around(struct file_mmap *m, pgoff_t pgoff, bool tried)
 {
@@ -705,7 +785,7 @@ static bool fault_around(struct file_mmap *m, pgoff_t pgoff, bool tried)
 	struct address_space *mapping = file->f_mapping;
 	struct file_ra_state *ra = &file->f_ra;
 	pgoff_t from = pgoff & ~(FAULT_AROUND_PAGES - 1), to, index;
-	bool hit = false;
+	bool hit = false, found = false;
 
 	if (mapping->size <= 0)
 		return false;
@@ -713,6 +793,7 @@ static bool fault_around(struct file_mmap *m, pgoff_t pgoff, bool tried)
 	for (index = from; index <= to;) {
 		struct page *page = find_get_page(mapping, index);
 		pgoff_t first, last, i;
+		unsigned int order;
 
 		if (!page) {
 			index++;
@@ -724,8 +805,12 @@ static bool fault_around(struct file_mmap *m, pgoff_t pgoff, bool tried)
 			continue;
 		}
 		first = page_folio_index(page);
-		last = first + (1UL << page_folio_order(page)) - 1;
+		order = page_folio_order(page);
+		last = first + (1UL << order) - 1;
 		page_cache_release(page);
+		if (!found && map_pmd(m, first, order))
+			return m->pages[pgoff] != NULL;
+		found = true;
 		/* the whole folio if within the file and one page table, else the window's part */
 		if (last <= eof_index(mapping) && last < m->nr_pages &&
 		    first / PTRS_PER_PTE == last / PTRS_PER_PTE)
@@ -743,7 +828,8 @@ static bool fault_around(struct file_mmap *m, pgoff_t pgoff, bool tried)
 		}
 		index = last + 1;
 	}
-	if (hit && !tried && m->advice != FAULT_ADV_SEQUENTIAL && ra->mmap_miss)
+	if (hit && !tried && m->advice != FAULT_ADV_SEQUENTIAL && m->advice != FAULT_ADV_EXEC &&
+	    ra->mmap_miss)
 		ra->mmap_miss--;
 	return hit;
 }
@@ -834,6 +920,9 @@ const struct ra_algorithm ra_algo_linux = {
 	.help = "Linux 7.2: sync/async readahead, large folios, mmap fault-around, fadvise; "
 		"its tracepoints (ratrace format=linux)",
 	.flags = RA_ALGO_MARKS | RA_ALGO_LINUX_EVENTS | RA_ALGO_FOLIOS,
+	.cases = linux_cases,
+	.nr_cases = LINUX_NR_CASES,
+	.case_base = &linux_case_base,
 	.fault_end = linux_fault_end,
 	.sync = linux_sync,
 	.async = linux_async,

@@ -50,6 +50,8 @@ static struct ra_harness h;
 static uint8_t seen[2][MAX_FILE_PAGES + 64];
 static uint8_t *was = seen[0], *now = seen[1];
 static unsigned long file_pages, limit_seen;
+/* ra=linux's VM_HUGEPAGE window: two order-9 folios, whatever the maximum */
+#define HUGEPAGE_WINDOW 1024UL
 /* was[] holds the cache as it is: check() just ran */
 static bool scanned;
 static const struct ra_algorithm *algo;
@@ -149,11 +151,13 @@ static void check(void)
 {
 	const struct file_ra_state *ra = &h.file.f_ra;
 	unsigned long limit = max(limit_seen, window_limit());
-	static int legacy_random = -2;
+	static int legacy_random = -2, linux_hugepage = -2;
 	bool ahead = false;
 
 	if (legacy_random == -2)
 		legacy_random = ra_case_find("legacy-random");
+	if (linux_hugepage == -2)
+		linux_hugepage = ra_case_find("linux-hugepage");
 	if (h.bad_words)
 		fail("wrong data read", h.bad_words, 0);
 
@@ -164,6 +168,13 @@ static void check(void)
 		    e->rcase == RA_CASE_OFF || e->rcase == RA_CASE_RANDOM ||
 		    (int)e->rcase == legacy_random)
 			continue;	/* the reader's own request, not a window */
+		/* 7.2's VM_HUGEPAGE fault reads two 2 MiB folios whatever the maximum */
+		if ((int)e->rcase == linux_hugepage) {
+			if (e->ra_size != HUGEPAGE_WINDOW || e->actual > HUGEPAGE_WINDOW)
+				fail("a VM_HUGEPAGE window not of two 2 MiB folios", e->ra_size,
+				     HUGEPAGE_WINDOW);
+			continue;
+		}
 		if (e->ra_size > limit)
 			fail("a window larger than the maximum", e->ra_size, limit);
 		/* 2.6.20 can submit its current and its ahead window in one call */
@@ -214,6 +225,7 @@ static void run_one(const uint8_t *data, size_t size)
 
 	while (p < end && ops++ < MAX_OPS) {
 		unsigned int op = take(&p, end), a = take(&p, end), b = take(&p, end);
+		enum filemap_advice adv;
 		unsigned int s = a % NR_STREAMS, n = 1 + b % 32;
 		pgoff_t at = (a << 8 | b) % file_pages;
 		int err;
@@ -239,7 +251,11 @@ static void run_one(const uint8_t *data, size_t size)
 			h.congested = !h.congested;
 			break;
 		case 6:			/* a fault with some advice */
-			err = rah_fault(&h, at, (enum filemap_advice)(op >> 4) % FAULT_ADV_NR);
+			adv = (enum filemap_advice)((op >> 4) % FAULT_ADV_NR);
+			/* the windows after a VM_HUGEPAGE one keep its size (max(size, next)) */
+			if (adv == FAULT_ADV_HUGEPAGE && !strcmp(algo->name, "linux"))
+				limit_seen = max(limit_seen, HUGEPAGE_WINDOW);
+			err = rah_fault(&h, at, adv);
 			if (err)
 				fail("a fault failed", at, (unsigned long)-err);
 			break;

@@ -5,6 +5,7 @@
  * put in the guest's initramfs.
  *
  *	lrrun LOG [access=read|mmap] [advice=normal|sequential|random|willneed]
+ *	      [madvise=normal|sequential|random|willneed|hugepage] [prot=read|exec]
  *	      [files=close|keep] [mnt=/mnt]
  *
  * It replays the log as lookahead's `bench replay timing=asap` does
@@ -27,7 +28,10 @@
  *
  * advice=X: posix_fadvise(fd, 0, 0, X) right after each open, and with
  * access=mmap the matching madvise() of the mapping (normal, sequential,
- * random, willneed). Without advice= neither is called.
+ * random, willneed). Without advice= neither is called. madvise=X (with
+ * access=mmap) calls madvise(X) on each mapping after that, and alone:
+ * the mapping's hint without the file's (hugepage: MADV_HUGEPAGE, Linux's
+ * VM_HUGEPAGE). prot=exec maps with PROT_READ | PROT_EXEC (VM_EXEC).
  *
  * With LRRUN_MARK=NAME in the environment (tools/overhead, which times the
  * replay by the host's clock) it writes "@@oh begin NAME" on stdout right
@@ -61,7 +65,11 @@ static const char *const advice_names[] = {"normal", "sequential", "random", "wi
 static const char *const files_names[] = {"close", "keep", NULL};
 static const int fadvice[] = {POSIX_FADV_NORMAL, POSIX_FADV_SEQUENTIAL, POSIX_FADV_RANDOM,
 			      POSIX_FADV_WILLNEED};
-static const int madvice[] = {MADV_NORMAL, MADV_SEQUENTIAL, MADV_RANDOM, MADV_WILLNEED};
+static const int madvice[] = {MADV_NORMAL, MADV_SEQUENTIAL, MADV_RANDOM, MADV_WILLNEED,
+			      MADV_HUGEPAGE};
+static const char *const madvise_names[] = {"normal", "sequential", "random", "willneed",
+					    "hugepage", NULL};
+static const char *const prot_names[] = {"read", "exec", NULL};
 
 /* One action line the replay acts on. */
 struct op {
@@ -89,6 +97,8 @@ struct replay {
 	struct rfile *files;
 	enum access access;
 	enum advice advice;
+	int madvise;	/* an index of madvise_names, or -1: none of its own */
+	bool exec;	/* prot=exec */
 	bool keep;
 	unsigned char *buf;
 	long page;
@@ -114,7 +124,9 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: lrrun LOG [access=read|mmap] "
-		"[advice=normal|sequential|random|willneed] [files=close|keep] [mnt=DIR]\n");
+		"[advice=normal|sequential|random|willneed] "
+		"[madvise=normal|sequential|random|willneed|hugepage] [prot=read|exec] "
+		"[files=close|keep] [mnt=DIR]\n");
 	exit(2);
 }
 
@@ -249,13 +261,17 @@ static void open_file(struct replay *r, struct rfile *rf, const struct op *o)
 	}
 	if (r->access != ACCESS_MMAP || !rf->size)
 		return; /* an empty file has nothing to map, and no read of it touches a page */
-	rf->map = mmap(NULL, (size_t)rf->size, PROT_READ, MAP_SHARED, rf->fd, 0);
+	rf->map = mmap(NULL, (size_t)rf->size, PROT_READ | (r->exec ? PROT_EXEC : 0), MAP_SHARED,
+		       rf->fd, 0);
 	if (rf->map == MAP_FAILED)
 		die("%s: line %u: mmap %s (%lld bytes): %s", r->log_path, o->line, rf->path,
 		    (long long)rf->size, strerror(errno));
 	if (r->advice != ADVICE_NONE && madvise(rf->map, (size_t)rf->size, madvice[r->advice]))
 		die("%s: line %u: madvise(%s, %s): %s", r->log_path, o->line, rf->path,
 		    advice_names[r->advice], strerror(errno));
+	if (r->madvise >= 0 && madvise(rf->map, (size_t)rf->size, madvice[r->madvise]))
+		die("%s: line %u: madvise(%s, %s): %s", r->log_path, o->line, rf->path,
+		    madvise_names[r->madvise], strerror(errno));
 }
 
 static void close_file(struct replay *r, struct rfile *rf, unsigned int line)
@@ -333,7 +349,7 @@ static void replay(struct replay *r)
 
 int main(int argc, char **argv)
 {
-	struct replay r = {.access = ACCESS_READ, .advice = ADVICE_NONE};
+	struct replay r = {.access = ACCESS_READ, .advice = ADVICE_NONE, .madvise = -1};
 	const char *mnt = "/mnt";
 	struct timespec t0, t1;
 	uint64_t opens = 0;
@@ -351,12 +367,20 @@ int main(int argc, char **argv)
 			r.access = (enum access)choice("access", eq + 1, access_names);
 		else if (!strcmp(argv[i], "advice"))
 			r.advice = (enum advice)choice("advice", eq + 1, advice_names);
+		else if (!strcmp(argv[i], "madvise"))
+			r.madvise = choice("madvise", eq + 1, madvise_names);
+		else if (!strcmp(argv[i], "prot"))
+			r.exec = choice("prot", eq + 1, prot_names) == 1;
 		else if (!strcmp(argv[i], "files"))
 			r.keep = choice("files", eq + 1, files_names) == 1;
 		else if (!strcmp(argv[i], "mnt") && eq[1])
 			mnt = eq + 1;
 		else
 			usage();
+	}
+	if (r.access != ACCESS_MMAP && (r.madvise >= 0 || r.exec)) {
+		fprintf(stderr, "lrrun: madvise= and prot= are a mapping's: with access=mmap\n");
+		exit(2);
 	}
 	r.page = sysconf(_SC_PAGESIZE);
 	load_log(&r);
@@ -380,11 +404,13 @@ int main(int argc, char **argv)
 	for (unsigned int i = 0; i < r.log.nr_files; i++)
 		opens += r.files[i].opens;
 	printf("lrrun: %s: %llu reads, %llu bytes, %llu opens (%llu kept), %llu pages touched; "
-	       "access=%s advice=%s files=%s; %.3f s\n",
+	       "access=%s advice=%s madvise=%s prot=%s files=%s; %.3f s\n",
 	       r.log_path, (unsigned long long)r.reads, (unsigned long long)r.bytes,
 	       (unsigned long long)opens, (unsigned long long)r.kept_opens,
 	       (unsigned long long)r.pages_touched, access_names[r.access],
-	       r.advice == ADVICE_NONE ? "none" : advice_names[r.advice], files_names[r.keep],
+	       r.advice == ADVICE_NONE ? "none" : advice_names[r.advice],
+	       r.madvise < 0 ? "none" : madvise_names[r.madvise], prot_names[r.exec],
+	       files_names[r.keep],
 	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	return 0;
 }

@@ -22,6 +22,15 @@ READAHEAD_FIELDS = {
     "page_cache_ra_unbounded": ("dev", "ino", "index", "nr_to_read", "lookahead_size"),
 }
 BLOCK_EVENTS = ("block_rq_issue", "block_rq_complete")
+# include/trace/events/filemap.h: a folio added to or deleted from the page cache
+# ("dev 8:0 ino 1a pfn=0x4a2c0 ofs=65536 order=2", its offset in bytes) and a read's range
+# (mm_filemap_get_pages: "dev=8:0 ino=1a ofs=0-65535", bytes, the last one included)
+FOLIO_EVENTS = ("mm_filemap_add_to_page_cache", "mm_filemap_delete_from_page_cache")
+FOLIO = re.compile(r"^dev (?P<major>\d+):(?P<minor>\d+) ino (?P<ino>[0-9a-f]+) "
+                   r"pfn=0x[0-9a-f]+ ofs=(?P<ofs>\d+) order=(?P<order>\d+)$")
+RANGE = re.compile(r"^dev=(?P<major>\d+):(?P<minor>\d+) ino=(?P<ino>[0-9a-f]+) "
+                   r"ofs=(?P<start>\d+)-(?P<end>\d+)$")
+PAGE = 4096
 # "  lrrun-141     [000] .....     8.052995: page_cache_sync_ra: dev=8:0 ..."
 PREFIX = re.compile(r"^\s*(?P<task>.+?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+(?P<flags>\S+)\s+"
                     r"(?P<ts>\d+\.\d+): ")
@@ -88,7 +97,23 @@ def parse_line(line):
         return {"name": name, "dev": (int(b.group("major")), int(b.group("minor"))),
                 "rwbs": b.group("rwbs"), "sector": int(b.group("sector")),
                 "nr": int(b.group("nr"))}
-    raise ValueError("%s is not a readahead or block event" % name)
+    if name in FOLIO_EVENTS:
+        f = FOLIO.match(rest)
+        if not f:
+            raise ValueError("%s: %r is not \"dev MAJOR:MINOR ino INO pfn=0xPFN ofs=BYTES "
+                             "order=N\"" % (name, rest))
+        return {"name": name, "dev": (int(f.group("major")), int(f.group("minor"))),
+                "ino": int(f.group("ino"), 16), "index": int(f.group("ofs")) // PAGE,
+                "order": int(f.group("order"))}
+    if name == "mm_filemap_get_pages":
+        r = RANGE.match(rest)
+        if not r or int(r.group("end")) < int(r.group("start")):
+            raise ValueError("%s: %r is not \"dev=MAJOR:MINOR ino=INO ofs=START-END\"" %
+                             (name, rest))
+        return {"name": name, "dev": (int(r.group("major")), int(r.group("minor"))),
+                "ino": int(r.group("ino"), 16), "index": int(r.group("start")) // PAGE,
+                "last": int(r.group("end")) // PAGE}
+    raise ValueError("%s is not a readahead, block or page-cache event" % name)
 
 
 def parse_text(text, where="<trace>"):
@@ -146,6 +171,53 @@ def requests_after(events, inodes):
             started = True
         elif started and e["name"] == "block_rq_issue":
             out.append(e)
+    return out
+
+
+def block_aggregates(requests):
+    """What @requests (block_rq_issue events) read: how many, their mean size in KiB, the
+    pages read (sectors / 8) and the pages read more than once ("refaulted": read again
+    after their eviction; the same count whoever evicted them)."""
+    sectors, seen = 0, set()
+    for e in requests:
+        sectors += e["nr"]
+        seen.update(range(e["sector"], e["sector"] + e["nr"]))
+    n = len(requests)
+    return {"requests": n, "request_kb": round(sectors / 2 / n, 1) if n else 0.0,
+            "pages_read": sectors // 8, "refaulted": (sectors - len(seen)) // 8}
+
+
+def folio_aggregates(events, inodes):
+    """From the page cache's events of @inodes: the pages added (a read-only workload adds
+    only through readahead) and those deleted before any read reached them (evicted
+    unread: added, then deleted with no mm_filemap_get_pages over them in between)."""
+    added, unread, fresh = 0, 0, set()
+    for e in events:
+        if e.get("ino") not in inodes:
+            continue
+        if e["name"] == "mm_filemap_add_to_page_cache":
+            n = 1 << e["order"]
+            added += n
+            fresh.update((e["ino"], i) for i in range(e["index"], e["index"] + n))
+        elif e["name"] == "mm_filemap_get_pages":
+            fresh.difference_update((e["ino"], i) for i in range(e["index"], e["last"] + 1))
+        elif e["name"] == "mm_filemap_delete_from_page_cache":
+            for i in range(e["index"], e["index"] + (1 << e["order"])):
+                if (e["ino"], i) in fresh:
+                    unread += 1
+                    fresh.discard((e["ino"], i))
+    return {"pages_read_ahead": added, "evicted_unread": unread}
+
+
+def aggregates(events, inodes):
+    """A run under memory pressure in numbers (tools/linux-ref's comparison by aggregates):
+    the readahead events of @inodes, the block requests from the first of them on, and,
+    when the trace has the page cache's events, what folio_aggregates() counts."""
+    ra = readahead_of(events, inodes)
+    out = {"ra_events": len(ra)}
+    out.update(block_aggregates(requests_after(events, inodes)))
+    if any(e["name"] in FOLIO_EVENTS for e in events):
+        out.update(folio_aggregates(events, inodes))
     return out
 
 
