@@ -29,6 +29,16 @@ static struct file_mmap *find_mapping(uintptr_t addr)
 	return NULL;
 }
 
+bool filemap_mmap_unread(const struct file *file, loff_t pos)
+{
+	struct file_mmap *m;
+
+	list_for_each_entry(m, &mappings, link)
+		if (m->file == file && m->error && m->error_index == (pgoff_t)(pos >> PAGE_SHIFT))
+			return true;
+	return false;
+}
+
 static void record_error(struct file_mmap *m, pgoff_t index, int err)
 {
 	if (!m->error) {

@@ -91,6 +91,12 @@ int filemap_mmap_map(struct file_mmap *m, pgoff_t index, struct page *page);
 int filemap_mmap(struct file *file, enum filemap_advice advice, struct file_mmap *m);
 /* Unmap every page, drop their references and free the bookkeeping. */
 void filemap_munmap(struct file_mmap *m);
+/*
+ * Whether byte @pos of @file lies in a page a mapping of it could not read
+ * (its first failed fault: the zero page stands in), so that a data check
+ * does not call the zeros there wrong data.
+ */
+bool filemap_mmap_unread(const struct file *file, loff_t pos);
 
 /* --- the splice path (patch 008) ----------------------------------------------- */
 

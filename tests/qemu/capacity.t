@@ -5,11 +5,13 @@
 # verified, a reader costing what docs/memory.md says, and a replay of 2000
 # files and 20,000 reads holds its log and tables in RAM; meminfo shows what
 # the objects held, and they are all given back. Too many readers for the RAM
-# (4000 in 64M) is one error line naming what ran out and what would make room. The
-# replay's image is built as tools/capacity's 100,000-file one is (tools/mkbench --iolog).
+# (4000 in 64M) is one error line naming what ran out and what would make room, and so is
+# a replay whose files' inodes fill the RAM mid-run (pagecache=12800K: the log and tables
+# take 12.2 MiB, the inodes the rest, so an open finds no frame). The replay's image is
+# built as tools/capacity's 100,000-file one is (tools/mkbench --iolog).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 11
+tap_plan 15
 
 need_bench_image smoke
 IMG=build/img/bench-smoke.img
@@ -75,3 +77,39 @@ check "the replay's log and tables came out of the page cache's RAM (kernel_objs
 	'one("replay").get("kernel_objs_kb", 0) * 1024 > 20000 * 32'
 check "meminfo after the replay: its tables given back" \
 	'M.get("vmalloc_kb") == 0 and M.get("kernel_obj_failures") == 0'
+
+# --- a replay that runs out of memory mid-run: one error line --------------------------------
+# its tables fit the 12.5 MiB pool, the inodes and page indexes of the files it opens stay
+# cached until one open finds no frame: bench_open()'s line names the file, the allocation
+# and what holds the RAM; the replay adds where it stopped as a note, not a second error
+# (then access=mmap, whose fault out of memory maps the zero page: the data check must not
+# call those zeros wrong data beside the replay's line)
+qemu --mem 64M --disk "$RIMG" --timeout 300 -- pagecache=12800K \
+	"run=bench replay log=/replay/logs/cap-2k.log;bench replay log=/replay/logs/cap-2k.log access=mmap"
+cp "$QOUT" "$TAP_TMP/oom2.log"
+sed -n '/^lookahead\$ bench replay log=[^ ]*$/,/^lookahead\$ /p' "$TAP_TMP/oom2.log" >"$QOUT"
+errs=$(grep -c '^error: ' "$QOUT")
+line=$(sed -n 's/^bench replay: .*: stopped at line \([0-9]*\) (the error above), the figures are up to line \1 of 26001$/\1/p' "$QOUT")
+if [ "$errs" = 1 ] && [ -n "$line" ] &&
+	[ "$(result_field "$QOUT" bench stopped_line)" = "$line" ] &&
+	grep -q "^lookahead: command 'bench' failed: out of memory$" "$QOUT"; then
+	tap_ok "pagecache=12800K, a replay out of memory at line $line: one error line, a failure exit (-ENOMEM)"
+else
+	tap_not_ok "pagecache=12800K, a replay out of memory mid-run: one error line, a failure exit" \
+		"status $QSTATUS, $errs error lines, stopped at '$line'" \
+		"$(grep -E "^error: |stopped at|command 'bench'" "$QOUT")"
+fi
+tap_grep "^error: bench replay: /replay/files/cap/d[0-9]+/f[0-9]+: no memory to open it \(a [0-9]+-byte allocation failed\): the page cache's RAM is 12 MiB, of which kernel objects hold .*; a larger mem= \(or pagecache=\) makes room$" \
+	"$QOUT" "the replay's error names the file, the allocation, what holds the RAM and what makes room"
+check "the run's RESULT says it stopped: not verified, its figures up to that line" \
+	'one("replay").get("verified") is False and one("replay").get("stopped_line", 0) > 0'
+sed -n '/^lookahead\$ bench replay log=[^ ]* access=mmap$/,$p' "$TAP_TMP/oom2.log" >"$QOUT"
+errs=$(grep -c '^error: ' "$QOUT")
+if [ "$errs" = 1 ] && [ "$QSTATUS" = 1 ] &&
+	grep -Eq "^error: bench replay: .*: line [0-9]+: .*out of memory.*: the page cache's RAM is 12 MiB, .*makes room; stopped there" "$QOUT" &&
+	grep -q "^lookahead: command 'bench' failed: out of memory$" "$QOUT"; then
+	tap_ok "access=mmap out of memory: one error line with what holds the RAM (no 'wrong data' for the zero page), -ENOMEM"
+else
+	tap_not_ok "access=mmap out of memory: one error line with what holds the RAM, -ENOMEM" \
+		"status $QSTATUS, $errs error lines" "$(grep -E "^error: |command 'bench'" "$QOUT")"
+fi
