@@ -166,8 +166,7 @@ static void cfq_mod_timer(struct request_queue *q, uint64_t expires)
 
 /* --- queues ------------------------------------------------------------------------ */
 
-static void cfq_init_queue_state(const struct cfq_data *cfqd, struct cfq_queue *cfqq,
-				 uint64_t key)
+static void cfq_init_queue_state(const struct cfq_data *cfqd, struct cfq_queue *cfqq, uint64_t key)
 {
 	memset(cfqq, 0, sizeof(*cfqq));
 	INIT_LIST_HEAD(&cfqq->all);
