@@ -136,7 +136,7 @@ static int write_passes(struct bench *b, const char *what, int passes, uint64_t 
 		if (!f)
 			return b->open_err;
 		if (!p) {
-			*dropped = truncate_inode_pages(f->f_mapping, FILEMAP_IO_TIMEOUT_NS);
+			*dropped = truncate_inode_pages(f->f_mapping, FILEMAP_IO_STALL_NS);
 			if (*dropped < 0) {
 				pr_err("bench iozone: %s: the creat() before the passes standing for "
 				       "%s could not empty the file's cache: %s\n",

@@ -27,6 +27,7 @@
 #include "kernel/log.h"
 #include "kernel/param.h"
 #include "kernel/result.h"
+#include "kernel/sched.h"
 #include "kernel/time.h"
 #include "mm/mm.h"
 #include "mm/readahead.h"
@@ -34,7 +35,7 @@
 KPARAM(blk_nr_requests, KV_UINT, NULL,
        "requests per disk queue (1..1024, default 128); reads are congested from 7/8 of it");
 KPARAM_ENUM_FN(elevator, elv_names,
-	       "I/O scheduler of every disk (drivers/NAME-iosched.c; default deadline)");
+	       "I/O scheduler of every disk (drivers/NAME-iosched.c; default cfq, as 2.6.20)");
 
 static int blk_init(void)
 {
@@ -50,6 +51,11 @@ static int blk_init(void)
 	}
 	if (param_get_enum("elevator") >= 0)
 		elv_set_default(elv_names()[param_get_enum("elevator")]);
+	/* a reader thread's elevator queue goes with it (2.6.20: exit_io_context()) */
+	if (thread_exit_hook_register(elv_exit_ioc)) {
+		pr_err("blk: no room for the elevators' thread-exit hook\n");
+		return -ENOSPC;
+	}
 	return 0;
 }
 INITCALL(INIT_SUBSYS, blk_init);

@@ -13,7 +13,8 @@
  *     buffer's segments empty, the look-ahead stopped, the heads parked on
  *     cylinder 0 and the platters' phase 0 at that instant, and again when
  *     the next run begins (blk_run_start()), so the same commands afterwards
- *     take the same time, every time;
+ *     take the same time, every time; the elevator's clock restarts then
+ *     too (->run_start: cfq's jiffies, idle timer and think times);
  *   - a real or QEMU-emulated disk cannot be told to forget; it is read for
  *     COLD_FLUSH_BYTES from its far end (the file systems here start at
  *     the front), four times the seeds' drive's 8 MB buffer, so whatever the
@@ -30,6 +31,7 @@
 #include "drivers/blk-io.h"
 #include "drivers/blkdev.h"
 #include "drivers/diskmodel.h"
+#include "drivers/elevator.h"
 #include "kernel/irq.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
@@ -162,6 +164,15 @@ bool blk_run_start(struct block_device *bdev)
 			dm_cool(bdev->dmodel, ktime_ns());
 		local_irq_restore(flags);
 	}
+	/*
+	 * The elevator's clock restarts here too (cfq's jiffies are counted
+	 * from this instant): otherwise its jiffy edges, its idle timer and
+	 * its processes' think times would fall where the set-up's
+	 * instructions put them, and a run traced would differ from one not.
+	 */
+	if (bdev->run_cold && bdev->queue && bdev->queue->elevator->run_start &&
+	    !bdev->queue->in_driver && list_empty(&bdev->queue->pending))
+		bdev->queue->elevator->run_start(bdev->queue);
 	return bdev->run_cold;
 }
 

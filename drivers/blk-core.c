@@ -256,6 +256,18 @@ void elv_timer_fire(struct request_queue *q)
 	blk_run_queue(q->bdev);
 }
 
+void elv_exit_ioc(uint64_t ioc)
+{
+	for (int i = 0; i < nr_disks; i++) {
+		struct request_queue *q = disks[i]->queue;
+
+		if (q && q->elevator->exit_ioc) {
+			q->elevator->exit_ioc(q, ioc);
+			blk_run_queue(disks[i]);
+		}
+	}
+}
+
 /* Take the request the driver gets next off the queue, or NULL. */
 static struct request *elv_next_request(struct request_queue *q)
 {
@@ -728,6 +740,8 @@ void blk_end_request(struct request *rq, int status, sector_t error_sector)
 
 	q->in_driver--;
 	account_done(bdev, rq, status);
+	/* the disk made progress: page waits measure a stall from here (mm/page-lock.c) */
+	bdev->bdi.last_progress_ns = ktime_ns();
 	rq->bio = rq->biotail = NULL;
 	while (bio) {
 		struct bio *next = bio->bi_next;

@@ -21,9 +21,9 @@
  *
  * What is left out, and why: I/O priorities (every thread here has the
  * default, best effort 4, so one rr_list of 2.6.20's eight is used and
- * CFQ_SLICE_SCALE changes nothing), the idle and real-time classes,
- * metadata requests, and the task-exit checks (a reader thread here keeps
- * its queue until it is idle and evicted; see cfq_get_queue()).
+ * CFQ_SLICE_SCALE changes nothing), the idle and real-time classes and
+ * metadata requests. A process's queue goes when it exits (cfq_exit_ioc(),
+ * through the thread-exit hook the block layer registers).
  * cfq_should_preempt() is followed, but it cannot fire for a best-effort
  * queue: it wants wait_request on a queue that is not the active one.
  *
@@ -74,6 +74,7 @@ struct cfq_queue {
 	unsigned int on_dispatch[2]; /* dispatched (list or driver), not completed */
 	uint64_t slice_start, slice_end, slice_left; /* jiffies */
 	bool on_rr, wait_request, must_dispatch, fifo_expire, idle_window, queue_new;
+	bool exited; /* its process exited: freed once nothing of it is queued or in flight */
 	/*
 	 * The process's cfq_io_context: think time and seek distance. 2.6.20
 	 * keeps them per process and device, and only a sync queue's
@@ -101,11 +102,22 @@ struct cfq_data {
 	unsigned int dispatch_slice;
 	sector_t last_sector;
 	uint64_t last_end_request;
+	uint64_t base_ns; /* ktime_ns() at jiffy 0 */
 };
 
-static uint64_t cfq_jiffies(void)
+/*
+ * Jiffies since the disk's clock base: boot, or the start of the latest
+ * run on the disk made cold (cfq_run_start()), so that a run's jiffy edges
+ * fall where its own work puts them, whatever ran before it.
+ */
+static uint64_t cfq_jiffies_at(const struct cfq_data *cfqd, uint64_t ns)
 {
-	return ktime_ns() / CFQ_JIFFY_NS;
+	return ns > cfqd->base_ns ? (ns - cfqd->base_ns) / CFQ_JIFFY_NS : 0;
+}
+
+static uint64_t cfq_jiffies(const struct cfq_data *cfqd)
+{
+	return cfq_jiffies_at(cfqd, ktime_ns());
 }
 
 static bool rq_is_sync(const struct request *rq)
@@ -147,12 +159,14 @@ static bool cfq_del_timer(struct request_queue *q)
 /* mod_timer(&idle_slice_timer, jiffies + @sl): it goes off at that jiffy's edge. */
 static void cfq_mod_timer(struct request_queue *q, uint64_t expires)
 {
-	elv_timer_arm(q, expires * CFQ_JIFFY_NS);
+	const struct cfq_data *cfqd = q->elevator_data;
+
+	elv_timer_arm(q, cfqd->base_ns + expires * CFQ_JIFFY_NS);
 }
 
 /* --- queues ------------------------------------------------------------------------ */
 
-static void cfq_init_queue_state(struct cfq_queue *cfqq, uint64_t key)
+static void cfq_init_queue_state(const struct cfq_data *cfqd, struct cfq_queue *cfqq, uint64_t key)
 {
 	memset(cfqq, 0, sizeof(*cfqq));
 	INIT_LIST_HEAD(&cfqq->all);
@@ -165,7 +179,7 @@ static void cfq_init_queue_state(struct cfq_queue *cfqq, uint64_t key)
 	cfqq->idle_window = true;
 	cfqq->queue_new = true;
 	/* cfq_alloc_io_context() */
-	cfqq->last_end_request = cfq_jiffies();
+	cfqq->last_end_request = cfq_jiffies(cfqd);
 }
 
 static bool cfq_queue_idle(const struct cfq_data *cfqd, const struct cfq_queue *cfqq)
@@ -175,9 +189,24 @@ static bool cfq_queue_idle(const struct cfq_data *cfqd, const struct cfq_queue *
 }
 
 /*
+ * cfq_put_queue() for a queue whose process exited: 2.6.20 frees it when
+ * the last request holding it goes; here, once it is idle (nothing queued
+ * or in flight, not active). True when it was freed.
+ */
+static bool cfq_put_exited(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	if (!cfqq->exited || !cfq_queue_idle(cfqd, cfqq))
+		return false;
+	list_del(&cfqq->all);
+	cfqd->nr_queues--;
+	kfree(cfqq);
+	return true;
+}
+
+/*
  * cfq_get_queue(): the queue of process @key (0: the async queue). In
- * 2.6.20 a queue lives while its process or a request holds it; threads
- * here do not say when they end, so past CFQ_MAX_QUEUES (or with no
+ * 2.6.20 a queue lives while its process or a request holds it; so here
+ * (cfq_exit_ioc()). Past CFQ_MAX_QUEUES live processes (or with no
  * memory) the least recently used queue with nothing queued or in flight
  * is forgotten, as if its process had exited.
  */
@@ -216,7 +245,7 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd, uint64_t key)
 		}
 		list_del(&cfqq->all);
 	}
-	cfq_init_queue_state(cfqq, key);
+	cfq_init_queue_state(cfqd, cfqq, key);
 	list_add(&cfqq->all, &cfqd->queues);
 	return cfqq;
 }
@@ -407,7 +436,7 @@ static void cfq_set_active(struct request_queue *q, struct cfq_queue *cfqq)
 	struct cfq_data *cfqd = q->elevator_data;
 
 	if (cfqq) {
-		cfqq->slice_start = cfq_jiffies();
+		cfqq->slice_start = cfq_jiffies(cfqd);
 		cfqq->slice_end = 0;
 		cfqq->slice_left = 0;
 		cfqq->fifo_expire = false;
@@ -421,7 +450,7 @@ static void cfq_slice_expired(struct request_queue *q, bool preempted)
 {
 	struct cfq_data *cfqd = q->elevator_data;
 	struct cfq_queue *cfqq = cfqd->active_queue;
-	uint64_t now = cfq_jiffies();
+	uint64_t now = cfq_jiffies(cfqd);
 
 	if (!cfqq)
 		return;
@@ -437,6 +466,7 @@ static void cfq_slice_expired(struct request_queue *q, bool preempted)
 	cfqd->active_queue = NULL;
 	cfqd->active_cic = false;
 	cfqd->dispatch_slice = 0;
+	cfq_put_exited(cfqd, cfqq);
 }
 
 /*
@@ -492,19 +522,20 @@ static bool cfq_arm_slice_timer(struct request_queue *q, struct cfq_queue *cfqq)
 	sl = cfqq->slice_end - 1 < cfq_slice_idle ? cfqq->slice_end - 1 : cfq_slice_idle;
 	if (cfq_sample_valid(cfqq->seek_samples) && CFQ_SEEKY(cfqq))
 		sl = sl < 1 ? sl : 1; /* msecs_to_jiffies(2) at HZ=250 */
-	cfq_mod_timer(q, cfq_jiffies() + sl);
+	cfq_mod_timer(q, cfq_jiffies(cfqd) + sl);
 	return true;
 }
 
 /* cfq_check_fifo(): once a slice, the oldest request if its FIFO time has passed. */
-static struct request *cfq_check_fifo(struct cfq_queue *cfqq)
+static struct request *cfq_check_fifo(const struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	struct request *rq;
 
 	if (cfqq->fifo_expire || list_empty(&cfqq->fifo))
 		return NULL;
 	rq = list_first_entry(&cfqq->fifo, struct request, elv_link);
-	if (cfq_jiffies() > rq->start_ns / CFQ_JIFFY_NS + cfq_fifo_expire[cfq_class_sync(cfqq)]) {
+	if (cfq_jiffies(cfqd) >
+	    cfq_jiffies_at(cfqd, rq->start_ns) + cfq_fifo_expire[cfq_class_sync(cfqq)]) {
 		cfqq->fifo_expire = true;
 		return rq;
 	}
@@ -532,7 +563,7 @@ static struct cfq_queue *cfq_select_queue(struct request_queue *q)
 
 	if (!cfqq)
 		return cfq_set_active_queue(q);
-	if (!cfqq->must_dispatch && cfq_jiffies() > cfqq->slice_end)
+	if (!cfqq->must_dispatch && cfq_jiffies(cfqd) > cfqq->slice_end)
 		goto expire;
 	if (!list_empty(&cfqq->sort_list))
 		return cfqq;
@@ -553,7 +584,7 @@ static unsigned int cfq_dispatch_from(struct request_queue *q, struct cfq_queue 
 	unsigned int dispatched = 0;
 
 	do {
-		struct request *rq = cfq_check_fifo(cfqq);
+		struct request *rq = cfq_check_fifo(cfqd, cfqq);
 
 		if (rq)
 			q->elv.expired++;
@@ -568,7 +599,7 @@ static unsigned int cfq_dispatch_from(struct request_queue *q, struct cfq_queue 
 		}
 	} while (!list_empty(&cfqq->sort_list) && dispatched < max_dispatch);
 	if (!cfqq->slice_end)
-		cfqq->slice_end = cfq_jiffies() + cfq_prio_to_slice(cfqq);
+		cfqq->slice_end = cfq_jiffies(cfqd) + cfq_prio_to_slice(cfqq);
 	/* an async queue ends after its requests; one that does not idle after a round */
 	if ((!cfq_sync(cfqq) && cfqd->dispatch_slice >= cfq_prio_to_maxrq()) || !cfqq->idle_window)
 		cfq_slice_expired(q, false);
@@ -602,9 +633,9 @@ static unsigned int cfq_dispatch_requests(struct request_queue *q)
 /* --- what the process does: think time, seeks, idle window ------------------------ */
 
 /* cfq_update_io_thinktime(): from its last completion to this request, at most 2 slice_idle. */
-static void cfq_update_io_thinktime(struct cfq_queue *cfqq)
+static void cfq_update_io_thinktime(const struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
-	uint64_t elapsed = cfq_jiffies() - cfqq->last_end_request;
+	uint64_t elapsed = cfq_jiffies(cfqd) - cfqq->last_end_request;
 	uint64_t ttime = elapsed < 2 * cfq_slice_idle ? elapsed : 2 * cfq_slice_idle;
 
 	cfqq->ttime_samples = (7 * cfqq->ttime_samples + 256) / 8;
@@ -659,7 +690,7 @@ static void cfq_preempt_queue(struct request_queue *q, struct cfq_queue *cfqq)
 	if (!cfqq->slice_left)
 		cfqq->slice_left = cfq_prio_to_slice(cfqq) / 2;
 	list_move(&cfqq->cfq_list, &cfqd->cur_rr);
-	cfqq->slice_end = cfqq->slice_left + cfq_jiffies();
+	cfqq->slice_end = cfqq->slice_left + cfq_jiffies(cfqd);
 }
 
 /* cfq_rq_enqueued(): a new request; the process's statistics; stop idling for it. */
@@ -674,10 +705,10 @@ static void cfq_rq_enqueued(struct request_queue *q, struct cfq_queue *cfqq, str
 			cfq_slice_expired(q, false);
 		return;
 	}
-	cfq_update_io_thinktime(cfqq);
+	cfq_update_io_thinktime(cfqd, cfqq);
 	cfq_update_io_seektime(cfqq, rq);
 	cfq_update_idle_window(cfqd, cfqq);
-	cfqq->last_queue = cfq_jiffies();
+	cfqq->last_queue = cfq_jiffies(cfqd);
 	cfqq->last_request_pos = rq->sector + rq->nr_sectors;
 	if (cfqq == cfqd->active_queue) {
 		/* what it idled for: dispatch it now, and do not expire the queue just yet */
@@ -771,7 +802,7 @@ static void cfq_completed(struct request_queue *q, struct request *rq)
 	struct cfq_data *cfqd = q->elevator_data;
 	struct cfq_queue *cfqq = rq_cfqq(rq);
 	bool sync = rq_is_sync(rq);
-	uint64_t now = cfq_jiffies();
+	uint64_t now = cfq_jiffies(cfqd);
 
 	cfqq->on_dispatch[sync]--;
 	cfqd->last_end_request = now;
@@ -781,11 +812,14 @@ static void cfq_completed(struct request_queue *q, struct request *rq)
 		cfqq->last_end_request = now;
 	/* the active queue: its slice may be over, or it may idle now (the queue runs after) */
 	if (cfqd->active_queue == cfqq) {
-		if (now > cfqq->slice_end)
-			cfq_slice_expired(q, false);
-		else if (sync && list_empty(&cfqq->sort_list))
+		if (now > cfqq->slice_end) {
+			cfq_slice_expired(q, false); /* which frees it if its process exited */
+			return;
+		}
+		if (sync && list_empty(&cfqq->sort_list))
 			cfq_arm_slice_timer(q, cfqq);
 	}
+	cfq_put_exited(cfqd, cfqq);
 }
 
 /* cfq_idle_slice_timer(): the active queue idled out, or its request came meanwhile. */
@@ -795,7 +829,7 @@ static void cfq_timer(struct request_queue *q)
 	struct cfq_queue *cfqq = cfqd->active_queue;
 
 	if (cfqq) {
-		if (cfq_jiffies() > cfqq->slice_end)
+		if (cfq_jiffies(cfqd) > cfqq->slice_end)
 			goto expire;
 		/* nobody else waits: keep it (the queue's run finds nothing to do) */
 		if (!cfqd->busy_queues)
@@ -807,6 +841,58 @@ static void cfq_timer(struct request_queue *q)
 	}
 expire:
 	cfq_slice_expired(q, false);
+}
+
+/*
+ * cfq_exit_io_context(), cfq_exit_single_io_context() and cfq_exit_cfqq():
+ * process @ioc exited. Its queue's slice ends if it is the active one (no
+ * idling for a process that is gone), and the queue is freed once nothing
+ * of it is queued or in flight (at once, mostly).
+ */
+static void cfq_exit_ioc(struct request_queue *q, uint64_t ioc)
+{
+	struct cfq_data *cfqd = q->elevator_data;
+	struct cfq_queue *cfqq;
+
+	list_for_each_entry (cfqq, &cfqd->queues, all) {
+		if (cfqq->key != ioc)
+			continue;
+		cfqq->exited = true;
+		cfqq->idle_window = false;
+		if (cfqq == cfqd->active_queue)
+			cfq_slice_expired(q, false);
+		else
+			cfq_put_exited(cfqd, cfqq);
+		return;
+	}
+}
+
+/*
+ * A run begins on the disk made cold, nothing queued or in flight: the
+ * clock restarts at jiffy 0 with no idle timer armed, and every process
+ * starts as new (its think time and seek history gone), as they did at
+ * boot; the async queue too. hw_tag stays: it is what the drive does.
+ */
+static void cfq_run_start(struct request_queue *q)
+{
+	struct cfq_data *cfqd = q->elevator_data;
+	struct cfq_queue *cfqq, *tmp;
+
+	if (cfqd->busy_queues || !list_empty(&cfqd->dispatch))
+		return;
+	cfq_slice_expired(q, false);
+	elv_timer_del(q);
+	cfqd->base_ns = ktime_ns();
+	list_for_each_entry_safe (cfqq, tmp, &cfqd->queues, all) {
+		if (cfq_dispatched(cfqq))
+			continue; /* cannot be: the core saw nothing in the driver */
+		list_del(&cfqq->all);
+		cfqd->nr_queues--;
+		kfree(cfqq);
+	}
+	cfq_init_queue_state(cfqd, cfqd->async_queue, 0);
+	cfqd->last_end_request = 0;
+	cfqd->dispatch_slice = 0;
 }
 
 static int cfq_init(struct request_queue *q)
@@ -825,7 +911,7 @@ static int cfq_init(struct request_queue *q)
 	INIT_LIST_HEAD(&cfqd->cur_rr);
 	INIT_LIST_HEAD(&cfqd->busy_rr);
 	INIT_LIST_HEAD(&cfqd->dispatch);
-	cfq_init_queue_state(cfqd->async_queue, 0);
+	cfq_init_queue_state(cfqd, cfqd->async_queue, 0);
 	q->elevator_data = cfqd;
 	return 0;
 }
@@ -849,6 +935,7 @@ static const struct elevator_type elevator_cfq = {
 	.help = "per-process queues served in time slices, idling for the next read "
 		"(2.6.20's cfq-iosched, its default)",
 	/* block/Kconfig.iosched at v2.6.20: "default DEFAULT_CFQ", what the seeds ran */
+	.flags = ELV_DEFAULT,
 	.init = cfq_init,
 	.exit = cfq_exit,
 	.add = cfq_add,
@@ -859,5 +946,7 @@ static const struct elevator_type elevator_cfq = {
 	.completed = cfq_completed,
 	.allow_merge = cfq_allow_merge,
 	.timer = cfq_timer,
+	.exit_ioc = cfq_exit_ioc,
+	.run_start = cfq_run_start,
 };
 ELEVATOR(elevator_cfq);

@@ -151,7 +151,6 @@ dispatch:
 
 static const struct elevator_type elevator_deadline = {
 	.name = "deadline",
-	.flags = ELV_DEFAULT,
 	.help = "sector-sorted batches with FIFO deadlines (2.6.20's deadline-iosched)",
 	.init = deadline_init,
 	.exit = deadline_exit,

@@ -33,6 +33,13 @@
  * ->allow_merge may a bio or request of process @ioc join pending @rq?
  * ->timer	the queue's timer (elv_timer_arm()) went off; the core runs
  *		the queue afterwards
+ * ->exit_ioc	process @ioc exited (2.6.20's exit_io_context() calling the
+ *		elevator's cfq_exit_io_context()): forget what was kept for
+ *		it; the core runs the queue afterwards
+ * ->run_start	a run begins on the disk made cold (blk_run_start(), with
+ *		nothing queued or in flight): restart what depends on when
+ *		the run began (cfq: its clock, idle timer and processes'
+ *		history), as the disk model is restarted there
  */
 struct elevator_type {
 	const char *name; /* as elevator= spells it */
@@ -49,6 +56,8 @@ struct elevator_type {
 	void (*completed)(struct request_queue *q, struct request *rq);
 	bool (*allow_merge)(struct request_queue *q, struct request *rq, uint64_t ioc);
 	void (*timer)(struct request_queue *q);
+	void (*exit_ioc)(struct request_queue *q, uint64_t ioc);
+	void (*run_start)(struct request_queue *q);
 };
 
 /* Register @e (a const struct elevator_type) so that elevator= finds it. */
@@ -85,5 +94,12 @@ void elv_timer_arm(struct request_queue *q, uint64_t when);
 void elv_timer_del(struct request_queue *q);
 /* The timer's time has come: ->timer, then the queue runs (the timer thread, host tests). */
 void elv_timer_fire(struct request_queue *q);
+
+/*
+ * Process @ioc exited: every disk's elevator forgets it (->exit_ioc) and
+ * the queue runs. The block layer registers it with
+ * thread_exit_hook_register() (drivers/blk-cmd.c); host tests call it.
+ */
+void elv_exit_ioc(uint64_t ioc);
 
 #endif

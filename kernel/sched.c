@@ -278,8 +278,22 @@ struct thread *thread_create(const char *name, int (*fn)(void *arg), void *arg)
 	return t;
 }
 
+static void (*exit_hooks[THREAD_EXIT_HOOKS])(uint64_t id);
+static unsigned int nr_exit_hooks;
+
+int thread_exit_hook_register(void (*fn)(uint64_t id))
+{
+	if (nr_exit_hooks == THREAD_EXIT_HOOKS)
+		return -ENOSPC;
+	exit_hooks[nr_exit_hooks++] = fn;
+	return 0;
+}
+
 void thread_exit(int code)
 {
+	/* still a thread that may run others' code: the hooks run before it is dead */
+	for (unsigned int i = 0; i < nr_exit_hooks; i++)
+		exit_hooks[i](current->id);
 	local_irq_disable();
 	if (current == &boot_thread)
 		panic("the boot thread called thread_exit");

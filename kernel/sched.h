@@ -97,6 +97,15 @@ __noreturn void thread_exit(int code);
 /* Wait for @t to finish, free it and return its exit code. */
 int thread_join(struct thread *t);
 struct thread *current_thread(void);
+/*
+ * Call @fn(thread_id()) in every thread as it exits, before it is gone (as
+ * 2.6.20's do_exit() calls exit_io_context()): a floor above this one (the
+ * block layer: each process's elevator queues) forgets what it kept for
+ * the thread, without kernel/ calling up into it. At most
+ * THREAD_EXIT_HOOKS; -ENOSPC past that.
+ */
+#define THREAD_EXIT_HOOKS 4
+int thread_exit_hook_register(void (*fn)(uint64_t id));
 /* A number no other thread of this boot has had, as a pid (never reused). */
 uint64_t thread_id(const struct thread *t);
 void sleep_ns(uint64_t ns);

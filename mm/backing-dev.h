@@ -10,6 +10,7 @@
 #define MM_BACKING_DEV_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct backing_dev_info {
 	unsigned long ra_pages; /* default maximum readahead, in pages */
@@ -20,6 +21,12 @@ struct backing_dev_info {
 	/* Set by the block layer: true while the request queue is full. */
 	bool (*congested_fn)(struct backing_dev_info *bdi);
 	void *congested_data;
+	/*
+	 * Set by the block layer: ktime_ns() of the device's latest request
+	 * completion. A page wait gives up only when this stops moving
+	 * (wait_on_page_io(), mm/page-lock.c): a stall, not a slow turn.
+	 */
+	uint64_t last_progress_ns;
 };
 
 static inline bool bdi_read_congested(struct backing_dev_info *bdi)

@@ -324,8 +324,12 @@ pgoff_t page_cache_prev_miss(struct address_space *mapping, pgoff_t index, unsig
 	return index;
 }
 
-/* Longest read_cache_page() waits for ->readpage to complete a page. */
-#define READ_CACHE_PAGE_TIMEOUT_NS (30 * NSEC_PER_SEC)
+/*
+ * read_cache_page() gives up on ->readpage once the disk has completed no
+ * request for this long (wait_on_page_io(): a metadata read queued behind
+ * many readers waits its turn).
+ */
+#define READ_CACHE_PAGE_STALL_NS (30 * NSEC_PER_SEC)
 
 struct page *read_cache_page(struct address_space *mapping, pgoff_t index, struct file *filp)
 {
@@ -371,9 +375,10 @@ struct page *read_cache_page(struct address_space *mapping, pgoff_t index, struc
 	get_page(page); /* the I/O's reference, dropped on completion */
 	/* A failed submission completes the page with PG_error: the checks below see it. */
 	err = mapping->a_ops->readpage(filp, page);
-	if (!wait_on_page_locked_timeout(page, READ_CACHE_PAGE_TIMEOUT_NS)) {
-		pr_err("read_cache_page(%s, %lu): readpage did not complete the page in %llu s\n",
-		       name, index, READ_CACHE_PAGE_TIMEOUT_NS / NSEC_PER_SEC);
+	if (!wait_on_page_io(page, mapping->backing_dev_info, READ_CACHE_PAGE_STALL_NS, NULL)) {
+		pr_err("read_cache_page(%s, %lu): readpage did not complete the page: the disk "
+		       "completed no request for %llu s\n",
+		       name, index, READ_CACHE_PAGE_STALL_NS / NSEC_PER_SEC);
 		put_page(page);
 		return ERR_PTR(-ETIMEDOUT);
 	}

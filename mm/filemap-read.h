@@ -57,14 +57,18 @@ static inline void decide_end(struct file_ra_state *ra, const struct decide_cloc
 	}
 }
 
-/* Wait for @page's I/O to end; -ETIMEDOUT (with a message) if it does not. */
+/* Wait for @page's I/O to end; -ETIMEDOUT (with a message) if its disk stalls. */
 static int wait_page_io(struct file *filp, struct page *page)
 {
-	if (wait_on_page_locked_timeout(page, FILEMAP_IO_TIMEOUT_NS))
+	uint64_t waited;
+
+	if (wait_on_page_io(page, filp->f_mapping->backing_dev_info, FILEMAP_IO_STALL_NS, &waited))
 		return 0;
-	pr_err("%s: page %lu (offset %llu): I/O did not complete within %llu s\n",
+	pr_err("%s: page %lu (offset %llu): I/O did not complete: the disk completed no request "
+	       "for %llu s (waited %llu s)\n",
 	       file_name(filp), page->index, (unsigned long long)page->index << PAGE_CACHE_SHIFT,
-	       (unsigned long long)(FILEMAP_IO_TIMEOUT_NS / NSEC_PER_SEC));
+	       (unsigned long long)(FILEMAP_IO_STALL_NS / NSEC_PER_SEC),
+	       (unsigned long long)(waited / NSEC_PER_SEC));
 	return -ETIMEDOUT;
 }
 

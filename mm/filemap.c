@@ -19,7 +19,8 @@
  *
  * A page whose I/O failed is read once more with ->readpage; if that fails
  * too the read fails with -EIO and a message naming the file and offset.
- * Every wait for I/O is bounded by FILEMAP_IO_TIMEOUT_NS. Host-buildable.
+ * Every wait for I/O ends once its disk stalls (FILEMAP_IO_STALL_NS without a
+ * completion, wait_on_page_io()). Host-buildable.
  *
  * The read(2) path and the helpers it shares with the others are in
  * mm/filemap-read.h, which mm/filemap-actor.c compiles a second time with
@@ -37,19 +38,19 @@
 const char *const filemap_advice_names[] = { "normal", "sequential", "random", "exec", "hugepage",
 					      NULL };
 
-/* Lock @page, waiting a bounded time for whoever holds it (normally its I/O). */
+/* Lock @page, waiting for whoever holds it (normally its I/O) while its disk makes progress. */
 static int lock_page_bounded(struct file *filp, struct page *page)
 {
-	uint64_t deadline = ktime_ns() + FILEMAP_IO_TIMEOUT_NS;
-
 	while (!trylock_page(page)) {
-		uint64_t now = ktime_ns();
+		uint64_t waited;
 
-		if (now >= deadline ||
-		    !wait_on_page_locked_timeout(page, deadline - now)) {
-			pr_err("%s: page %lu: still locked after %llu s\n", file_name(filp),
-			       page->index,
-			       (unsigned long long)(FILEMAP_IO_TIMEOUT_NS / NSEC_PER_SEC));
+		if (!wait_on_page_io(page, filp->f_mapping->backing_dev_info, FILEMAP_IO_STALL_NS,
+				     &waited)) {
+			pr_err("%s: page %lu: still locked: the disk completed no request for "
+			       "%llu s (waited %llu s)\n",
+			       file_name(filp), page->index,
+			       (unsigned long long)(FILEMAP_IO_STALL_NS / NSEC_PER_SEC),
+			       (unsigned long long)(waited / NSEC_PER_SEC));
 			return -ETIMEDOUT;
 		}
 	}

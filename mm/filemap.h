@@ -10,8 +10,12 @@
 
 #include "mm/file.h"
 
-/* Longest wait for one page's I/O (the block layer has its own, shorter, timeouts). */
-#define FILEMAP_IO_TIMEOUT_NS	(60 * NSEC_PER_SEC)
+/*
+ * A wait for one page's I/O fails once its disk has completed no request
+ * for this long (wait_on_page_io(): a stall, however long the page's turn
+ * takes; the block layer has its own, shorter, timeouts per command).
+ */
+#define FILEMAP_IO_STALL_NS	(60 * NSEC_PER_SEC)
 
 /*
  * Read up to @count bytes at *@ppos into @buf through the page cache,

@@ -12,6 +12,8 @@
 #ifndef MM_PAGEMAP_H
 #define MM_PAGEMAP_H
 
+#include "kernel/time.h"
+#include "mm/backing-dev.h"
 #include "mm/page.h"
 
 struct file;
@@ -116,6 +118,43 @@ void unlock_page(struct page *page);
 void wait_on_page_locked(struct page *page);
 /* Wait with a bound; false on timeout (the I/O path has its own timeouts). */
 bool wait_on_page_locked_timeout(struct page *page, uint64_t timeout_ns);
+/*
+ * Wait for @page's I/O on device @bdi (NULL: none known) while the device
+ * makes progress: false once @stall_ns passed since the wait began and
+ * since the device last completed a request, with @page still locked.
+ * Not a fixed time: a read queued fairly behind many others (cfq's 256
+ * readers, 100 ms each a round) waits as long as requests complete, as
+ * Linux's would (its hung-task detector only warns), while a lost
+ * completion or a dead disk still ends the wait. *@waited_ns (if not
+ * NULL) is how long it waited. (Inline, over the page lock's wait, so that
+ * the readahead tests' fake page lock serves it too.)
+ */
+static inline bool wait_on_page_io(struct page *page, const struct backing_dev_info *bdi,
+				   uint64_t stall_ns, uint64_t *waited_ns)
+{
+	uint64_t start = ktime_ns(), now = start;
+	bool done = false;
+
+	for (;;) {
+		/* the stall is counted from the later of the wait's start and the last completion */
+		uint64_t from = bdi && bdi->last_progress_ns > start ? bdi->last_progress_ns : start;
+
+		if (!PageLocked(page)) {
+			done = true;
+			break;
+		}
+		if (now >= from + stall_ns)
+			break;
+		if (wait_on_page_locked_timeout(page, from + stall_ns - now)) {
+			done = true;
+			break;
+		}
+		now = ktime_ns();
+	}
+	if (waited_ns)
+		*waited_ns = ktime_ns() - start;
+	return done;
+}
 
 /*
  * LRU and reclaim (mm/vmscan.c). lru_cache_add() puts a page at the head

@@ -41,7 +41,7 @@ for ra in ("legacy", "ondemand"):
         rows.append({"cmd": "bench-sample", "workload": "thrash", "ra": ra, "t": t,
                      "streams": min(t, 2), "mbps": float(t), "avg_req_kb": 100.0 - t,
                      "thrashed_pages": 5 if t == 3 else 0, "readpage_ios": t})
-print("1..10")
+print("1..11")
 st, out, err = run(folder(rows))
 lines = [l for l in out.splitlines() if l.startswith("| ") and "---" not in l][1:]
 ok(st == 0 and len(lines) == 14, "14 cells, exit 0", out + err)
@@ -92,3 +92,7 @@ w = subprocess.run([TOOL, d, "--write", top], capture_output=True, text=True)
 ok(w.returncode != 0 and "README.md: needs one <!-- seeds-cells:begin -->" in w.stderr and
    open(os.path.join(top, "README.md")).read() == "no markers\n",
    "--write on a page without the markers: one error, the page untouched", w.stderr)
+# the elevator the boots' lsblk named, in the line above the table
+st, out, err = run(folder(rows + [{"cmd": "lsblk", "disks": [{"name": "sda", "elevator": "cfq"}]}]))
+ok(st == 0 and out.splitlines()[0].endswith("; elevator cfq (lsblk)*"),
+   "the line above the table names the elevator lsblk reported", out[:300])

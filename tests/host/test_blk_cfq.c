@@ -49,18 +49,24 @@ static int fk_queue_rq(struct block_device *bdev, struct request *rq)
 
 static const struct blk_queue_ops fk_ops = {.queue_rq = fk_queue_rq};
 
-/* Complete the oldest request the driver holds, at jiffy @j. */
-static bool fk_complete_at(uint64_t j)
+/* Complete the oldest request the driver holds, at @ns of the clock. */
+static bool fk_complete_ns(uint64_t ns)
 {
 	struct request *rq;
 
 	if (!fk.nr_inflight)
 		return false;
-	host_clock_ns = j * JIFFY_NS;
+	host_clock_ns = ns;
 	rq = fk.inflight[0];
 	memmove(&fk.inflight[0], &fk.inflight[1], --fk.nr_inflight * sizeof(rq));
 	blk_end_request(rq, 0, 0);
 	return true;
+}
+
+/* ... at jiffy @j. */
+static bool fk_complete_at(uint64_t j)
+{
+	return fk_complete_ns(j * JIFFY_NS);
 }
 
 static bool fk_complete_now(void)
@@ -93,18 +99,24 @@ static void end_io(struct bio *bio)
 	bio_put(bio);
 }
 
-/* Process @ioc reads (or @op) 4 KiB at @sector at jiffy @j. */
-static void io_at(uint64_t ioc, enum bio_op op, sector_t sector, uint64_t j)
+/* Process @ioc reads (or @op) 4 KiB at @sector at @ns of the clock. */
+static void io_at_ns(uint64_t ioc, enum bio_op op, sector_t sector, uint64_t ns)
 {
 	struct bio *bio = bio_alloc(1);
 
-	host_clock_ns = j * JIFFY_NS;
+	host_clock_ns = ns;
 	bio_add_page(bio, &pages[nr_pages_used++ % MAX_RQ], PAGE_SIZE, 0);
 	bio->bi_op = op;
 	bio->bi_sector = sector;
 	bio->bi_end_io = end_io;
 	blk_host_ioc = ioc;
 	submit_bio(&fk.bdev, bio);
+}
+
+/* ... at jiffy @j. */
+static void io_at(uint64_t ioc, enum bio_op op, sector_t sector, uint64_t j)
+{
+	io_at_ns(ioc, op, sector, j * JIFFY_NS);
 }
 
 static void read_at(uint64_t ioc, sector_t sector, uint64_t j)
@@ -374,6 +386,72 @@ static void test_cfq_queues_per_process(struct ktest *t)
 	KT_EXPECT_EQ(t, fk.nr_seen, 4);
 }
 
+/*
+ * cfq_exit_io_context() / cfq_exit_cfqq(): A exits while the disk idles
+ * for it; its slice ends (the timer goes) and B's read goes at once, as
+ * elv_exit_ioc() runs the queue. C exits with a read in the driver: its
+ * queue stays until that completes, and then the disk does not idle for
+ * C (gone) but serves B's next read.
+ */
+static void test_cfq_exit_ioc(struct ktest *t)
+{
+	struct request_queue *q = cfq_setup(1);
+
+	KT_ASSERT_TRUE(t, q);
+	read_at(A, 100, T0);
+	read_at(B, 5000, T0);
+	fk_complete_at(T0); /* A is empty: the disk idles for it, B waits */
+	KT_EXPECT_EQ(t, fk.nr_seen, 1);
+	KT_EXPECT_EQ(t, q->timer_ns, (T0 + 2) * JIFFY_NS);
+	elv_exit_ioc(A);
+	KT_EXPECT_EQ(t, q->timer_ns, 0);
+	KT_EXPECT_EQ(t, fk.nr_seen, 2); /* B's 5000 */
+	read_at(C, 9000, T0 + 1);
+	read_at(B, 5008, T0 + 1);
+	fk_complete_at(T0 + 1); /* 5000 done: B's next is 5008, in its slice */
+	KT_EXPECT_EQ(t, fk.nr_seen, 3);
+	KT_EXPECT_EQ(t, fk.seen[2], 5008);
+	fk_complete_at(T0 + 1); /* B empty: idles for B; the timer ends it */
+	host_clock_ns = q->timer_ns;
+	elv_timer_fire(q); /* C's 9000 */
+	KT_EXPECT_EQ(t, fk.nr_seen, 4);
+	read_at(B, 5016, T0 + 4);
+	elv_exit_ioc(C); /* C's 9000 still in the driver */
+	fk_complete_at(T0 + 4); /* C's queue goes; no idling for it: B's 5016 at once */
+	KT_EXPECT_EQ(t, fk.nr_seen, 5);
+	KT_EXPECT_EQ(t, fk.seen[4], 5016);
+	KT_EXPECT_EQ(t, q->timer_ns, 0);
+}
+
+/*
+ * The run's clock (cfq_run_start(), called by blk_run_start() on a disk
+ * made cold): A thinks 3 jiffies between reads, so by its third read it no
+ * longer idles (as test_cfq_think_time_stops_idling). A run then starts
+ * half a jiffy past an edge: A is new again and idles, and the idle timer
+ * goes off 2 jiffies of the run's own clock later (base + 8 ms), not at
+ * the boot clock's edge.
+ */
+static void test_cfq_run_start_restarts_clock(struct ktest *t)
+{
+	struct request_queue *q = cfq_setup(1);
+	uint64_t base = (T0 + 10) * JIFFY_NS + JIFFY_NS / 2;
+
+	KT_ASSERT_TRUE(t, q);
+	read_at(A, 100, T0);
+	fk_complete_at(T0);
+	read_at(A, 200, T0 + 3);
+	fk_complete_at(T0 + 3);
+	read_at(A, 300, T0 + 6);
+	fk_complete_at(T0 + 6);
+	KT_EXPECT_EQ(t, q->elv.idled, 2);
+	host_clock_ns = base;
+	q->elevator->run_start(q);
+	io_at_ns(A, REQ_OP_READ, 400, base);
+	fk_complete_ns(base + JIFFY_NS / 4);
+	KT_EXPECT_EQ(t, q->elv.idled, 3);
+	KT_EXPECT_EQ(t, q->timer_ns, base + 2 * JIFFY_NS);
+}
+
 /* drivers/elevator.c: the registry in name order, the default, a bad name. */
 static void test_elevator_registry(struct ktest *t)
 {
@@ -409,5 +487,6 @@ KTEST_SUITE(blk_cfq, NULL, KTEST_CASE(test_cfq_idles_for_process),
 	    KTEST_CASE(test_cfq_quick_process_idles), KTEST_CASE(test_cfq_seeky_waits_one_jiffy),
 	    KTEST_CASE(test_cfq_hw_tag_seeky_no_idle), KTEST_CASE(test_cfq_dispatch_sort),
 	    KTEST_CASE(test_cfq_back_seek_penalty), KTEST_CASE(test_cfq_fifo_expiry),
-	    KTEST_CASE(test_cfq_queues_per_process), KTEST_CASE(test_elevator_registry),
+	    KTEST_CASE(test_cfq_queues_per_process), KTEST_CASE(test_cfq_exit_ioc),
+	    KTEST_CASE(test_cfq_run_start_restarts_clock), KTEST_CASE(test_elevator_registry),
 	    KTEST_CASE(test_cfq_done));

@@ -2,8 +2,9 @@
  * Host-only page cache and page lock suite: hash chains stay short for
  * strided indexes, a 300 Ki-page index grows through many chunks and
  * shrinks back, lock_page/read_cache_page sleep until "I/O" completes
- * (the host wait hook plays the interrupt handler), and bounded waits
- * give up on time.
+ * (the host wait hook plays the interrupt handler), bounded waits give
+ * up on time, and a wait for a page's I/O (wait_on_page_io()) lasts as
+ * long as its disk completes requests and fails once it stops.
  */
 #include "kernel/sched.h"
 #include "tests/common/test_mm_helpers.h"
@@ -162,7 +163,98 @@ static void test_bounded_wait_gives_up(struct ktest *t)
 	put_page(p);
 }
 
+/*
+ * wait_on_page_io() against a disk played by the wait hook: each sleep is
+ * IO_STEP_NS of the host clock, with a completion on the disk while
+ * io_progress_steps lasts, and the page's own I/O ending after
+ * io_unlock_steps (0: never).
+ */
+extern bool host_clock_set;
+extern uint64_t host_clock_ns;
+
+#define IO_STEP_NS  (10 * NSEC_PER_SEC)
+#define IO_STALL_NS (60 * NSEC_PER_SEC)
+
+static struct backing_dev_info io_bdi;
+static struct page *io_page;
+static unsigned int io_steps, io_progress_steps, io_unlock_steps;
+
+static bool io_hook(void)
+{
+	host_clock_ns += IO_STEP_NS;
+	io_steps++;
+	if (io_steps <= io_progress_steps)
+		io_bdi.last_progress_ns = host_clock_ns;
+	if (io_unlock_steps && io_steps == io_unlock_steps)
+		unlock_page(io_page);
+	return true;
+}
+
+/* Wait for a page as the hook plays the disk; the time waited, *@ok what the wait said. */
+static uint64_t io_wait(struct ktest *t, unsigned int progress, unsigned int unlock, bool use_bdi,
+			bool *ok)
+{
+	uint64_t waited = 0;
+
+	io_page = alloc_page();
+	if (!io_page || !trylock_page(io_page)) {
+		KT_FAIL(t, "no page to lock");
+		return 0;
+	}
+	host_clock_set = true;
+	host_clock_ns = 1000 * NSEC_PER_SEC;
+	/* the disk's last completion was before the wait began */
+	io_bdi.last_progress_ns = host_clock_ns - 5 * NSEC_PER_SEC;
+	io_steps = 0;
+	io_progress_steps = progress;
+	io_unlock_steps = unlock;
+	host_wait_hook = io_hook;
+	*ok = wait_on_page_io(io_page, use_bdi ? &io_bdi : NULL, IO_STALL_NS, &waited);
+	host_wait_hook = NULL;
+	host_clock_set = false;
+	if (PageLocked(io_page))
+		unlock_page(io_page);
+	put_page(io_page);
+	return waited;
+}
+
+/* A read queued behind many others: 250 s, requests completing throughout, and it ends. */
+static void test_io_wait_while_disk_progresses(struct ktest *t)
+{
+	bool ok;
+
+	KT_ASSERT_EQ(t, mm_host_init(16ULL << 20), 0);
+	KT_EXPECT_EQ(t, io_wait(t, 25, 25, true, &ok), 250 * NSEC_PER_SEC);
+	KT_EXPECT_TRUE(t, ok);
+	KT_EXPECT_EQ(t, io_steps, 25);
+}
+
+/*
+ * A disk that completes nothing: the wait fails 60 s after it began; one
+ * that stops after 100 s: 60 s after its last completion, at 160 s.
+ * Without a device (no bdi) the bound is 60 s from the start.
+ */
+static void test_io_wait_fails_without_progress(struct ktest *t)
+{
+	bool ok = true;
+
+	KT_ASSERT_EQ(t, mm_host_init(16ULL << 20), 0);
+	KT_EXPECT_EQ(t, io_wait(t, 0, 0, true, &ok), IO_STALL_NS);
+	KT_EXPECT_TRUE(t, !ok);
+	ok = true;
+	KT_EXPECT_EQ(t, io_wait(t, 10, 0, true, &ok), 160 * NSEC_PER_SEC);
+	KT_EXPECT_TRUE(t, !ok);
+	ok = true;
+	KT_EXPECT_EQ(t, io_wait(t, 30, 0, false, &ok), IO_STALL_NS);
+	KT_EXPECT_TRUE(t, !ok);
+	/* the page's I/O ends in the last step before the stall: no failure */
+	KT_EXPECT_EQ(t, io_wait(t, 0, 6, true, &ok), IO_STALL_NS);
+	KT_EXPECT_TRUE(t, ok);
+}
+
 KTEST_SUITE(mm_pagecache_host, NULL, KTEST_CASE(test_hash_spreads_strided_indexes),
 	    KTEST_CASE(test_big_index_grows_and_shrinks),
 	    KTEST_CASE(test_lock_page_sleeps_until_unlocked),
-	    KTEST_CASE(test_read_cache_page_waits_for_io), KTEST_CASE(test_bounded_wait_gives_up));
+	    KTEST_CASE(test_read_cache_page_waits_for_io), KTEST_CASE(test_bounded_wait_gives_up),
+	    KTEST_CASE(test_io_wait_while_disk_progresses),
+	    KTEST_CASE(test_io_wait_fails_without_progress));

@@ -4,7 +4,8 @@
 # kernel of its own (make BUILD=... EXTRA_KSRCS=..., the tree's objects reused)
 # with no other file of the tree touched, is offered by elevator=, and a disk
 # booted with it names it (lsblk's RESULT, blockdev, the bench settings line)
-# and reads through it. Also: elevator=cfq boots and lsblk names it.
+# and reads through it. Also: with no elevator= a disk gets cfq, the default (as
+# 2.6.20's block/Kconfig.iosched), and lsblk names it.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
 tap_plan 8
@@ -37,8 +38,9 @@ tap_result "$QOUT" "blockdev names it" cmd=blockdev elevator=deadline-copy
 tap_grep '^bench: iozone read: .* elevator=deadline-copy ' "$QOUT" \
 	"the bench settings line names it"
 rm -rf "$extra"
-qemu --mem 64M --disk "$img" --timeout 300 -- elevator=cfq \
+qemu --mem 64M --disk "$img" --timeout 300 -- \
 	"run=lsblk;bench iozone path=/bench/big.pat i=read;diskstats"
-tap_result "$QOUT" "elevator=cfq: lsblk's RESULT names it" cmd=lsblk disks.0.elevator=cfq
-tap_result "$QOUT" "elevator=cfq: a sequential read through it verifies" \
+tap_result "$QOUT" "no elevator=: cfq, the default; lsblk's RESULT names it" cmd=lsblk \
+	disks.0.elevator=cfq
+tap_result "$QOUT" "cfq: a sequential read through it verifies" \
 	cmd=bench workload=iozone test=read verified=true

@@ -18,12 +18,14 @@ IMG=build/img/bench-smoke.img
 qemu --mem 64M --disk "$IMG" --timeout 120 -- mem=16M "run=bench thrash streams=1024 rate=100K interval=1"
 errs=$(grep -c '^error: ' "$QOUT")
 first=$(grep -m1 '^error: ' "$QOUT" | sed 's/^error: //')
-# the summary wraps a long first error over its lines: join them back
+# the summary wraps a long first error over its lines: join them back; one longer than its
+# three lines ends in "..." (kernel/summary.c), so it is then the error's beginning
 summary=$(awk '/^\| first error: / { s = substr($0, 16); on = 1; next }
 	on && /^\|   / { s = s " " substr($0, 5); next } { on = 0 } END { print s }' "$QOUT")
 if [ "$QSTATUS" = 1 ] && [ "$errs" = 1 ] &&
 	grep -Eq "^error: bench thrash: .*no memory (for|to) .*[0-9]+[ -]bytes?\b" "$QOUT" &&
-	[ "$summary" = "$first" ]; then
+	{ [ "$summary" = "$first" ] ||
+		{ [ "${summary%...}" != "$summary" ] && [ "${first#"${summary%...}"}" != "$first" ]; }; }; then
 	tap_ok "mem=16M, 1024 readers: one error line, the summary's first error: $first"
 else
 	tap_not_ok "mem=16M, 1024 readers: one error line naming what ran out, the summary's first error" \
