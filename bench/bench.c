@@ -41,6 +41,7 @@
 #include "kernel/sync.h"
 #include "kernel/time.h"
 #include "mm/filemap.h"
+#include "mm/kobj.h"
 #include "mm/mm.h"
 
 /* --- timed and checked reads ----------------------------------------------------------- */
@@ -175,6 +176,32 @@ void bench_harness_end(struct bench *b, struct bench_harness *h)
 	ktime_hold_end(&h->hold);
 }
 
+/*
+ * The phase's first failed read: its errno, and with -ENOMEM what held the
+ * page cache's RAM at that moment (kobj_room_hint()), for a workload whose
+ * threads only note that a read failed (bench_first_error()). Out of line and
+ * cold, and kept outside struct bench, whose zeroing before every phase is
+ * timed: a phase without errors runs the same instructions as before.
+ */
+static int first_err;
+static char first_room[200];
+
+static __attribute__((noinline, cold)) void read_failed(struct bench *b, ssize_t n)
+{
+	if (b->errors++)
+		return;
+	first_err = (int)n;
+	first_room[0] = '\0';
+	if (n == -ENOMEM)
+		kobj_room_hint(first_room, sizeof(first_room));
+}
+
+int bench_first_error(const struct bench *b, const char **room)
+{
+	*room = first_room;
+	return b->errors ? first_err : 0;
+}
+
 static __always_inline void account_read(struct bench *b, uint64_t ns, ssize_t n)
 {
 	b->lat.count++;
@@ -183,7 +210,7 @@ static __always_inline void account_read(struct bench *b, uint64_t ns, ssize_t n
 	if (n > 0)
 		b->bytes += (uint64_t)n;
 	if (n < 0)
-		b->errors++;
+		read_failed(b, n);
 	if (b->expect_bytes >= (64ULL << 20) && b->bytes >= b->next_progress) {
 		uint64_t el = max_t(uint64_t, ktime_ns() - b->t0, 1);
 

@@ -155,6 +155,13 @@ struct bench {
 	unsigned int readers;
 };
 
+/*
+ * The errno of the phase's first failed read (0: none failed) and, for
+ * -ENOMEM, in *@room what held the page cache's RAM when it failed: for a
+ * workload whose threads only note a failure, to name it in one error line.
+ */
+int bench_first_error(const struct bench *b, const char **room);
+
 /* A parameter's value (KV_UINT, KV_SIZE, KV_BOOL, KV_ENUM index, KV_TIME_* in its unit). */
 uint64_t bench_u(struct bench *b, const char *key);
 const char *bench_s(struct bench *b, const char *key);

@@ -7,10 +7,11 @@
 # before its phase fails in turn, and every such run must print exactly one
 # error line saying what had no memory and how many bytes were asked, print
 # no bench RESULT, return -ENOMEM and leave nothing allocated. And rawread
-# says when it lowers qd= to count=.
+# says when it lowers qd= to count=. Last, oltp's clients running out of memory
+# mid-phase (their loop only notes a failure): one error line with the cause.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 16
+tap_plan 18
 
 need_bench_image smoke
 IMG=build/img/bench-smoke.img
@@ -111,3 +112,17 @@ if grep -Eq '^rawread: qd=8 is more than the 3 reads of count=3: lowered to 3$' 
 else
 	tap_not_ok "rawread qd=8 count=3 says it lowered the queue depth to 3" "$(grep '^rawread' "$QOUT")"
 fi
+
+# 1600 oltp clients' stacks leave 64 MiB's page cache about a megabyte: a client's read finds
+# no frame mid-phase. Before, the run failed with -EIO and no error line at all.
+qemu --mem 64M --disk "$IMG" --timeout 120 -- "run=bench oltp threads=1600 s=16m transactions=1600"
+errs=$(grep -c '^error: ' "$QOUT")
+cause="(a read failed|[0-9]+ reads failed, the first) with out of memory: .*makes room"
+if [ "$QSTATUS" = 1 ] && [ "$errs" = 1 ] && grep -Eq "^error: bench oltp: $cause\$" "$QOUT"; then
+	tap_ok "oltp, 1600 clients in 64 MiB: one error line naming the failed read's cause and the RAM"
+else
+	tap_not_ok "oltp, 1600 clients in 64 MiB: one error line naming the failed read's cause" \
+		"status $QSTATUS, $errs error lines" "$(grep -E '^error: ' "$QOUT")"
+fi
+tap_grep "^lookahead: command 'bench' failed: out of memory$" "$QOUT" \
+	"oltp, 1600 clients in 64 MiB: the command fails with -ENOMEM"
