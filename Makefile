@@ -225,13 +225,13 @@ fuzz-table:
 .PHONY: fuzz fuzz-merge fuzz-table
 
 # tools/linux-ref's replayer, run inside a Linux guest: static, for an initramfs with no libc
-$(BUILD)/host/lrrun: tools/helpers/lrrun.c bench/iolog.c bench/iolog.h kernel/types.h
+$(BUILD)/host/lrrun: tools/helpers/lrrun.c tools/helpers/die.h bench/iolog.c bench/iolog.h kernel/types.h
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@ (static)"
 	@$(HOSTCC) -std=gnu11 -O2 $(WARN) -DHOST_BUILD -I. -static -o $@ tools/helpers/lrrun.c bench/iolog.c
 
 # tools/overhead's raw and buffered workloads, run inside a Linux guest: static as lrrun
-$(BUILD)/host/ohrun: tools/helpers/ohrun.c kernel/prandom.h kernel/types.h
+$(BUILD)/host/ohrun: tools/helpers/ohrun.c tools/helpers/die.h kernel/prandom.h kernel/types.h
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@ (static)"
 	@$(HOSTCC) -std=gnu11 -O2 $(WARN) -DHOST_BUILD -I. -static -o $@ tools/helpers/ohrun.c

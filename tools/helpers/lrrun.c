@@ -106,19 +106,8 @@ struct replay {
 	unsigned long touch_sum; /* what the touches read, so that they are not optimised away */
 };
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("lrrun: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
+#define DIE_PREFIX "lrrun: "
+#include "tools/helpers/die.h"
 
 static void usage(void)
 {

@@ -42,19 +42,8 @@
 
 #include "kernel/prandom.h"
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("ohrun: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
+#define DIE_PREFIX "ohrun: error: "
+#include "tools/helpers/die.h"
 
 static void usage(void)
 {
