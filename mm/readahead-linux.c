@@ -733,10 +733,31 @@ static void linux_fault_async(struct file *file, struct page *page, pgoff_t pgof
 		async_ra(file->f_mapping, ra, file, page, pgoff, ra->ra_pages);
 }
 
-/* Fault-around may map @page: uptodate, not under I/O, not marked. */
-static bool mappable(struct page *page)
+/*
+ * Fault-around may map @page's folio: uptodate, not under I/O, not marked.
+ * Linux's folio flags are the folio's; here PG_locked and PG_uptodate are
+ * each page's, set as each bio vector completes, and one folio's pages can
+ * be read by more than one request (a file's blocks broken by an indirect
+ * block). So every page of the folio is looked at: mapping a folio that is
+ * half read would let the reader see frames the disk has not filled yet.
+ * The mark is on every page of a folio (readahead.c), so one page tells.
+ */
+static bool mappable(struct address_space *mapping, struct page *page)
 {
-	return PageUptodate(page) && !PageLocked(page) && !PageReadahead(page);
+	pgoff_t first = page_folio_index(page), n = 1UL << page_folio_order(page);
+
+	if (!PageUptodate(page) || PageLocked(page) || PageReadahead(page))
+		return false;
+	for (pgoff_t i = first; i < first + n; i++) {
+		struct page *p = i == page->index ? NULL : find_get_page(mapping, i);
+		bool ok = !p || (PageUptodate(p) && !PageLocked(p));
+
+		if (p)
+			page_cache_release(p);
+		if (!ok)
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -799,7 +820,7 @@ static bool fault_around(struct file_mmap *m, pgoff_t pgoff, bool tried)
 			index++;
 			continue;
 		}
-		if (!mappable(page)) {
+		if (!mappable(mapping, page)) {
 			index = page_folio_index(page) + (1UL << page_folio_order(page));
 			page_cache_release(page);
 			continue;
