@@ -90,7 +90,7 @@ static const struct bench_param replay_params[] = {
 	{"timing", KV_ENUM, timing_names, 0, 0, 0,
 	 "asap, or recorded: the log's waits and timestamps as think time"},
 	{"think", KV_ENUM, think_names, 0, 0, 0,
-	 "timing=recorded's pauses: cpu spins (no other thread runs), sleep sleeps (I/O completes)"},
+	 "timing=recorded's pauses: cpu spins (no thread else runs), sleep sleeps (I/O completes)"},
 	{"files", KV_ENUM, files_names, 0, 0, 0,
 	 "close: opens and closes as logged; keep: one open per file to the end"},
 	{"access", KV_ENUM, access_names, 0, 0, 0,
