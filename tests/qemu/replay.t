@@ -2,14 +2,15 @@
 # bench replay and its suite on the modelled disk in virtual time: the shipped
 # traces (tests/replay/) with every algorithm the kernel registers, every byte
 # verified; a sequential trace of one file gives exactly cat's disk requests
-# with every algorithm; timing=recorded takes at least the trace's own time;
+# with every algorithm; timing=recorded takes at least the trace's own time,
+# and with think=sleep its pauses sleep and decide the same;
 # writes, syncs and trims are counted and skipped; opens and
 # closes as logged or kept; a read of any size is one request, as readahead
 # sees it; a read error stops the replay saying where; and
 # every bad log is one error naming its line, with nothing replayed.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 34
+tap_plan 38
 
 # --- the suite on the shipped traces -------------------------------------------------------
 IMG=$(tools/mkbench --iolog tests/replay/*.log --files tests/replay/build-headers.sizes \
@@ -194,6 +195,30 @@ tap_grep '^ratrace: t=[0-9.]+ file=/replay/files/big.bin algo=ondemand case=sequ
 check "big.log: the readahead calls wait on the disk inside (ext2's indirect blocks): ra_decide_wait_secs, not ra_decide_secs" \
 	"[r['ra_decide_wait_secs'] > r['ra_decide_secs'] > 0 for r in R if r['test'] == 'big.log'] == [True] or print('# ' + str([(r['ra_decide_secs'], r['ra_decide_wait_secs']) for r in R if r['test'] == 'big.log']))"
 
+# --- think=sleep: the recorded pauses sleep, the disk's completions run during them ------------
+# sleep first: a think=cpu replay ends with its last window's read in flight, and
+# drop_caches keeps pages under I/O, so a replay after it would find them cached
+run=""
+for t in sleep cpu; do
+	run="$run;drop_caches disk=cold;ratrace clear=1 last=0"
+	run="$run;bench replay log=/replay/logs/media-player.log timing=recorded think=$t ra=ondemand"
+	run="$run;ratrace"
+done
+qemu --mem 128M --disk "$IMG" --timeout 60 -- "run=${run#;}"
+tap_is "$QSTATUS" 0 "media-player.log with timing=recorded, think=sleep then think=cpu"
+tap_grep '^bench replay: /replay/logs/media-player.log: .*; recorded timing \(think=sleep\), files close$' \
+	"$QOUT" "the console says the pauses sleep"
+check "think=sleep and think=cpu: the same readahead, every byte verified, both waiting the log's 1.5 s" \
+	"len(R) == 2 and all(R[0][k] == R[1][k] for k in ('calls', 'ra_calls', 'ra_sync', 'ra_async', 'ra_pages', 'ra_windows', 'readpage_ios', 'bytes')) and all(r['verified'] and 1.4 < r['waited_secs'] <= r['trace_secs'] for r in R)"
+awk -v d="$TAP_TMP" '/^lookahead\$ ratrace$/ { n++ }
+	/^ratrace: t=/ { sub(/^ratrace: t=[^ ]* /, ""); print > (d "/think" n ".txt") }' "$QOUT"
+if [ -s "$TAP_TMP/think1.txt" ] && cmp -s "$TAP_TMP/think1.txt" "$TAP_TMP/think2.txt"; then
+	tap_ok "think=sleep and think=cpu: the same readahead decisions, event for event (ratrace)"
+else
+	tap_not_ok "think=sleep and think=cpu: the same readahead decisions, event for event (ratrace)" \
+		"$(diff "$TAP_TMP/think1.txt" "$TAP_TMP/think2.txt" 2>&1 | head -5)"
+fi
+
 # --- a read error stops the replay, saying where -----------------------------------------------
 blk=$(debugfs -R "bmap /replay/files/data/seq.bin 1200" "$IMG2" 2>/dev/null)
 tools/mkdisk blkdebug "$TAP_TMP/eio.conf" $((blk * 8)) >/dev/null 2>&1
@@ -226,6 +251,8 @@ for l in empty noversion noreads badnum neveradded beforeopen pastend missing do
 	run="$run;bench replay log=/replay/logs/$l.log"
 done
 run="$run;bench replay log=/replay/logs/bigwait.log timing=recorded"
+run="$run;bench replay log=/replay/logs/empty.log think=sleep"
+run="$run;bench replay log=/replay/logs/empty.log timing=recorded think=nap"
 qemu --mem 64M --disk "$TAP_TMP/bad.img" --timeout 60 -- "run=$run;bench replay log=/nosuch.log"
 tap_is "$QSTATUS" 1 "bad logs fail the run"
 want=(
@@ -241,6 +268,8 @@ want=(
 	"/replay/logs/dotdot.log: line 2: /../f is not a plain path"
 	"/replay/logs/misspelt.log: line 5: unknown action 'raed' \\(one of add, open, close, read, write, sync, datasync, trim, wait\\)$"
 	'/replay/logs/bigwait.log: line 5: a pause of 3600 s; timing=recorded keeps pauses of up to an hour'
+	"think=sleep is timing=recorded's \(timing=asap has no pauses\)$"
+	"bad value 'nap' for key 'think': expected one of cpu\|sleep$"
 	'/nosuch.log: '
 )
 n=0

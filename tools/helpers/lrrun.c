@@ -6,19 +6,31 @@
  *
  *	lrrun LOG [access=read|mmap] [advice=normal|sequential|random|willneed]
  *	      [madvise=normal|sequential|random|willneed|hugepage] [prot=read|exec]
- *	      [files=close|keep] [mnt=/mnt]
+ *	      [files=close|keep] [timing=asap|recorded] [think=cpu|sleep] [mnt=/mnt]
  *
- * It replays the log as lookahead's `bench replay timing=asap` does
- * (bench/replay.c), so the two kernels see the same requests: the log is
+ * It replays the log as lookahead's `bench replay` does (bench/replay.c;
+ * timing=asap unless told), so the two kernels see the same requests: the log is
  * parsed whole first by lookahead's own parser (bench/iolog.c), each file
  * it opens is looked up at MNT/replay/files/NAME (tools/mkbench --iolog's
  * layout) and sized, and a log the parser refuses, a missing file or a
  * read starting past a file's end stops it before anything is read. Then
- * the log's lines in order, with no pauses: each open an open() of its own
+ * the log's lines in order, with no pauses (timing=asap): each open an open() of its own
  * (its own readahead state), each read a pread() of the log's offset and
  * length into one buffer as large as the largest read, each close a
  * close(); writes, syncs, trims, waits and unknown actions are skipped.
  * files=keep opens each file once and keeps it to the end.
+ *
+ * timing=recorded keeps the log's pauses as bench replay's timing=recorded
+ * does: a version 3 line no sooner than its timestamp's distance after the
+ * previous line's issue, a version 2 wait ending no sooner than its
+ * microseconds after the previous wait ended; a line already late does not
+ * wait and is counted, and pauses of more than an hour are refused.
+ * think= is what a pause is, as bench replay's: cpu (the default) a busy
+ * loop on clock_gettime(), sleep a clock_nanosleep() to the line's time.
+ * Linux completes I/O on interrupts either way; think=sleep is there so
+ * that both kernels are asked the same (lookahead's cooperative threads
+ * complete a read during a pause only when it sleeps), and tools/linux-ref's
+ * mmap-huge replays so on both sides (docs/linux-ref.md).
  *
  * access=mmap: each open also maps the whole file (PROT_READ, MAP_SHARED)
  * and each read touches one byte of every page of [offset, offset +
@@ -41,7 +53,8 @@
  * It prints one summary line and exits 0; any error (a read returning
  * other than the log's length clipped at the file's end, a failed open,
  * mmap or advice) is one line naming the log's line, exit status 1; bad
- * arguments exit 2.
+ * arguments (an unknown key, a value not one of its choices, think=sleep
+ * without timing=recorded) are one line, exit status 2.
  */
 #define _GNU_SOURCE /* asprintf() */
 #include <errno.h>
@@ -70,10 +83,13 @@ static const int madvice[] = {MADV_NORMAL, MADV_SEQUENTIAL, MADV_RANDOM, MADV_WI
 static const char *const madvise_names[] = {"normal", "sequential", "random", "willneed",
 					    "hugepage", NULL};
 static const char *const prot_names[] = {"read", "exec", NULL};
+static const char *const timing_names[] = {"asap", "recorded", NULL};
+static const char *const think_names[] = {"cpu", "sleep", NULL};
 
 /* One action line the replay acts on. */
 struct op {
 	uint64_t offset, length;
+	uint64_t pause_ns; /* timing=recorded: v3 since the last line's issue; v2 wait: its time */
 	int file;
 	unsigned int line;
 	enum iolog_action action;
@@ -100,9 +116,12 @@ struct replay {
 	int madvise;	/* an index of madvise_names, or -1: none of its own */
 	bool exec;	/* prot=exec */
 	bool keep;
+	bool recorded;	/* timing=recorded */
+	bool sleep;	/* think=sleep */
 	unsigned char *buf;
 	long page;
 	uint64_t reads, bytes, pages_touched, kept_opens;
+	uint64_t waited_ns, late; /* timing=recorded: time paused, lines already late */
 	unsigned long touch_sum; /* what the touches read, so that they are not optimised away */
 };
 
@@ -115,7 +134,7 @@ static void usage(void)
 		"usage: lrrun LOG [access=read|mmap] "
 		"[advice=normal|sequential|random|willneed] "
 		"[madvise=normal|sequential|random|willneed|hugepage] [prot=read|exec] "
-		"[files=close|keep] [mnt=DIR]\n");
+		"[files=close|keep] [timing=asap|recorded] [think=cpu|sleep] [mnt=DIR]\n");
 	exit(2);
 }
 
@@ -135,10 +154,16 @@ static int choice(const char *key, const char *val, const char *const *names)
 static int store_op(void *ctx, struct iolog *log, const struct iolog_op *op)
 {
 	struct replay *r = ctx;
+	int err = iolog_replay_check(log, op, r->recorded);
 
-	(void)log;
-	/* only these act; the rest is skipped as bench replay skips it */
-	if (op->action != IOLOG_OPEN && op->action != IOLOG_CLOSE && op->action != IOLOG_READ)
+	if (err)
+		return err;
+	/*
+	 * Only these act; the rest is skipped as bench replay skips it, but under
+	 * timing=recorded each line keeps its place in time (its pause comes first).
+	 */
+	if (op->action != IOLOG_OPEN && op->action != IOLOG_CLOSE && op->action != IOLOG_READ &&
+	    !r->recorded)
 		return 0;
 	if (r->nr_ops == r->cap_ops) {
 		r->cap_ops = r->cap_ops ? 2 * r->cap_ops : 4096;
@@ -152,6 +177,7 @@ static int store_op(void *ctx, struct iolog *log, const struct iolog_op *op)
 		.file = op->file,
 		.line = op->line,
 		.action = op->action,
+		.pause_ns = min_t(uint64_t, iolog_pause_us(op), IOLOG_REPLAY_MAX_PAUSE_US) * 1000,
 	};
 	if (op->action == IOLOG_READ && op->length > r->max_read)
 		r->max_read = op->length;
@@ -310,12 +336,54 @@ static void read_file(struct replay *r, struct rfile *rf, const struct op *o)
 	r->bytes += (uint64_t)n;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
+}
+
+/* timing=recorded's pause before @o, as bench replay's pause_before(); *@anchor counts it. */
+static void pause_before(struct replay *r, const struct op *o, uint64_t *anchor)
+{
+	uint64_t due, now = now_ns();
+
+	if (r->log.version == 2 && o->action != IOLOG_WAIT)
+		return;
+	due = *anchor + o->pause_ns;
+	if (due > now) {
+		if (r->sleep) {
+			struct timespec t = {.tv_sec = (time_t)(due / 1000000000),
+					     .tv_nsec = (long)(due % 1000000000)};
+
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR)
+				;
+		} else {
+			while (now_ns() < due)
+				;
+		}
+		r->waited_ns += now_ns() - now;
+	} else if (o->pause_ns) {
+		r->late++;
+	}
+	if (o->action == IOLOG_WAIT)
+		*anchor = now_ns(); /* the next wait counts from this one's end */
+}
+
 static void replay(struct replay *r)
 {
+	uint64_t anchor = now_ns();
+
 	for (size_t i = 0; i < r->nr_ops; i++) {
 		const struct op *o = &r->ops[i];
-		struct rfile *rf = &r->files[o->file];
+		struct rfile *rf = o->file >= 0 ? &r->files[o->file] : NULL;
 
+		if (r->recorded)
+			pause_before(r, o, &anchor);
+		/* in version 3 the next line counts from this one's issue */
+		if (r->log.version == 3)
+			anchor = now_ns();
 		switch (o->action) {
 		case IOLOG_OPEN:
 			open_file(r, rf, o);
@@ -342,6 +410,7 @@ int main(int argc, char **argv)
 	const char *mnt = "/mnt";
 	struct timespec t0, t1;
 	uint64_t opens = 0;
+	char timing[96] = "";
 
 	if (argc < 2 || argv[1][0] == '-')
 		usage();
@@ -362,6 +431,10 @@ int main(int argc, char **argv)
 			r.exec = choice("prot", eq + 1, prot_names) == 1;
 		else if (!strcmp(argv[i], "files"))
 			r.keep = choice("files", eq + 1, files_names) == 1;
+		else if (!strcmp(argv[i], "timing"))
+			r.recorded = choice("timing", eq + 1, timing_names) == 1;
+		else if (!strcmp(argv[i], "think"))
+			r.sleep = choice("think", eq + 1, think_names) == 1;
 		else if (!strcmp(argv[i], "mnt") && eq[1])
 			mnt = eq + 1;
 		else
@@ -369,6 +442,11 @@ int main(int argc, char **argv)
 	}
 	if (r.access != ACCESS_MMAP && (r.madvise >= 0 || r.exec)) {
 		fprintf(stderr, "lrrun: madvise= and prot= are a mapping's: with access=mmap\n");
+		exit(2);
+	}
+	if (r.sleep && !r.recorded) {
+		fprintf(stderr, "lrrun: think=sleep is timing=recorded's (timing=asap has no "
+			"pauses)\n");
 		exit(2);
 	}
 	r.page = sysconf(_SC_PAGESIZE);
@@ -392,14 +470,19 @@ int main(int argc, char **argv)
 	}
 	for (unsigned int i = 0; i < r.log.nr_files; i++)
 		opens += r.files[i].opens;
+	/* asap's line as it was; recorded says how it paused */
+	if (r.recorded)
+		snprintf(timing, sizeof(timing), " timing=recorded think=%s; waited %.3f s, "
+			 "%llu lines late", think_names[r.sleep], (double)r.waited_ns / 1e9,
+			 (unsigned long long)r.late);
 	printf("lrrun: %s: %llu reads, %llu bytes, %llu opens (%llu kept), %llu pages touched; "
-	       "access=%s advice=%s madvise=%s prot=%s files=%s; %.3f s\n",
+	       "access=%s advice=%s madvise=%s prot=%s files=%s%s; %.3f s\n",
 	       r.log_path, (unsigned long long)r.reads, (unsigned long long)r.bytes,
 	       (unsigned long long)opens, (unsigned long long)r.kept_opens,
 	       (unsigned long long)r.pages_touched, access_names[r.access],
 	       r.advice == ADVICE_NONE ? "none" : advice_names[r.advice],
 	       r.madvise < 0 ? "none" : madvise_names[r.madvise], prot_names[r.exec],
-	       files_names[r.keep],
+	       files_names[r.keep], timing,
 	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	return 0;
 }
