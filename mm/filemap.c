@@ -60,6 +60,56 @@ static int lock_page_bounded(struct file *filp, struct page *page)
 /* --- the fault path -------------------------------------------------------------- */
 
 /*
+ * Linux locks a folio, not a page, and a folio's lock is released when all
+ * of it is read. Here each page is unlocked by its own bio vector, and one
+ * large folio can be read by two requests (its blocks broken by an indirect
+ * block), so a fault that finds its page read must also find the rest of
+ * the folio: is any other page of @page's folio still locked?
+ */
+static bool folio_rest_locked(struct address_space *mapping, struct page *page)
+{
+	pgoff_t first = page_folio_index(page), n = 1UL << page_folio_order(page);
+	bool locked = false;
+
+	for (pgoff_t i = first; i < first + n && n > 1 && !locked; i++) {
+		struct page *p = i == page->index ? NULL : find_get_page(mapping, i);
+
+		if (p) {
+			locked = PageLocked(p);
+			page_cache_release(p);
+		}
+	}
+	return locked;
+}
+
+/* Wait for the rest of @page's folio to be read, as folio_lock() would. */
+static int wait_folio_rest(struct file *filp, struct page *page)
+{
+	pgoff_t first = page_folio_index(page), n = 1UL << page_folio_order(page);
+
+	for (pgoff_t i = first; i < first + n && n > 1; i++) {
+		struct page *p = i == page->index ? NULL : find_get_page(filp->f_mapping, i);
+		uint64_t waited;
+		bool done;
+
+		if (!p)
+			continue;
+		done = wait_on_page_io(p, filp->f_mapping->backing_dev_info, FILEMAP_IO_STALL_NS,
+				       &waited);
+		page_cache_release(p);
+		if (!done) {
+			pr_err("%s: page %lu of the folio at %lu: still locked: the disk completed "
+			       "no request for %llu s (waited %llu s)\n",
+			       file_name(filp), i, first,
+			       (unsigned long long)(FILEMAP_IO_STALL_NS / NSEC_PER_SEC),
+			       (unsigned long long)(waited / NSEC_PER_SEC));
+			return -ETIMEDOUT;
+		}
+	}
+	return 0;
+}
+
+/*
  * find_lock_page() with a bounded wait: the page at @index locked and
  * referenced, NULL if absent, ERR_PTR(-ETIMEDOUT).
  */
@@ -123,7 +173,8 @@ struct page *filemap_fault(struct file *file, pgoff_t pgoff, enum filemap_advice
 	}
 
 	page = find_get_page(mapping, pgoff);
-	ra->fault_waited = !page || PageLocked(page) || PageReadahead(page);
+	ra->fault_waited = !page || PageLocked(page) || PageReadahead(page) ||
+			   folio_rest_locked(mapping, page);
 	if (!page) {
 		if (algo->fault_sync)
 			algo->fault_sync(file, pgoff, advice);
@@ -158,6 +209,12 @@ found:
 	/* A locked page that is not uptodate: its read failed. */
 	if (!PageUptodate(page))
 		goto page_not_uptodate;
+	*err = wait_folio_rest(file, page);
+	if (*err) {
+		unlock_page(page);
+		page_cache_release(page);
+		return NULL;
+	}
 
 	ra_page_used(ra, page);
 	mark_page_accessed(page);
