@@ -36,7 +36,8 @@ check "--lru-gen maybe: refused by name" 2 "argument --lru-gen: invalid choice: 
 mkdir -p "$tmp/t"
 cp tests/linux-ref/workloads tests/linux-ref/files.sizes "$tmp/t/"
 # Debian's default, the multi-gen LRU, where the workload asks for the classic one
-sed 's/"lru_gen": "0x0000"/"lru_gen": "0x0007"/' tests/linux-ref/pressure.runs >"$tmp/t/pressure.runs"
+sed 's/"lru_gen": "0x0000"/"lru_gen": "0x0007"/' tests/linux-ref/pressure.runs \
+	>"$tmp/t/pressure.runs"
 tools/linux-ref compare --traces "$tmp/t" --only pressure-reread --out "$tmp/o" \
 	>"$tmp/out" 2>&1; st=$?
 check "runs recorded under the other LRU: refused, naming the run and both settings" 1 \

@@ -137,6 +137,6 @@ static void test_mmap_folio_under_io(struct ktest *t)
 	rah_close(&h);
 }
 
-KTEST_SUITE(ra_mmap, rah_suite_ready,
-	    KTEST_CASE(test_mmap_sequential), KTEST_CASE(test_mmap_normal_random),
-	    KTEST_CASE(test_mmap_error), KTEST_CASE(test_mmap_folio_under_io));
+KTEST_SUITE(ra_mmap, rah_suite_ready, KTEST_CASE(test_mmap_sequential),
+	    KTEST_CASE(test_mmap_normal_random), KTEST_CASE(test_mmap_error),
+	    KTEST_CASE(test_mmap_folio_under_io));
