@@ -356,14 +356,15 @@ static void model_snapshot(struct block_device *bdev, uint64_t *m)
 }
 
 /*
- * The settings a phase runs with, as they take effect (the disk's window when
- * ra_kb= was not given), so that a row of a suite can be run again by hand.
+ * The settings a phase runs with, as they take effect (when ra_kb= was not
+ * given, the window the algorithm gives a file on the disk: the disk's, or
+ * the algorithm's kernel's default, ra=linux's 8 MiB), so that a row of a
+ * suite can be run again by hand.
  */
 static void print_settings(const struct bench *b, const struct file *f)
 {
 	unsigned long pages = f ? f->f_ra.ra_pages : b->ra_pages_given ? b->ra_pages
-			      : b->bdev		    ? b->bdev->bdi.ra_pages
-						    : ra_default_pages;
+						 : ra_algo_window(b->ra, b->bdev ? &b->bdev->bdi : NULL);
 
 	printf("bench: %s %s: ra=%s ra_kb=%lu%s%s%s verify=%d disk=%s elevator=%s "
 	       "cache_pages=%lu%s%s%s%s%s%s\n",

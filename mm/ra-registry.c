@@ -189,6 +189,16 @@ void file_ra_state_init(struct file_ra_state *ra, struct address_space *mapping)
 	file_ra_set_algo(ra, ra_default_algo);
 }
 
+unsigned long ra_algo_window(const struct ra_algorithm *algo, const struct backing_dev_info *bdi)
+{
+	if (algo->flags & RA_ALGO_NO_WINDOW)
+		return 0;
+	if (bdi && !bdi->ra_pages_set && algo->default_ra_pages)
+		/* nobody chose the device's window: the algorithm's kernel's own default */
+		return min_t(unsigned long, algo->default_ra_pages(bdi), RA_MAX_WINDOW);
+	return bdi ? bdi->ra_pages : ra_default_pages;
+}
+
 void file_ra_set_algo(struct file_ra_state *ra, const struct ra_algorithm *algo)
 {
 	struct backing_dev_info *bdi = ra->mapping ? ra->mapping->backing_dev_info : NULL;
@@ -197,13 +207,9 @@ void file_ra_set_algo(struct file_ra_state *ra, const struct ra_algorithm *algo)
 	ra->algo = algo;
 	if (algo->init)
 		algo->init(ra);
-	if (algo->flags & RA_ALGO_NO_WINDOW)
-		ra->ra_pages = 0;
-	else if (bdi && !bdi->ra_pages_set && algo->default_ra_pages)
-		/* nobody chose the device's window: the algorithm's kernel's own default */
-		ra->ra_pages = min_t(unsigned long, algo->default_ra_pages(bdi), RA_MAX_WINDOW);
-	else if (ra->ra_pages == 0 || (bdi && !bdi->ra_pages_set))
-		ra->ra_pages = bdi ? bdi->ra_pages : ra_default_pages;
+	/* a window set on the file stays, unless the algorithm has none or the device's is new */
+	if ((algo->flags & RA_ALGO_NO_WINDOW) || ra->ra_pages == 0 || (bdi && !bdi->ra_pages_set))
+		ra->ra_pages = ra_algo_window(algo, bdi);
 }
 
 int file_ra_set_max_pages(struct file_ra_state *ra, unsigned long pages)

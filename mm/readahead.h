@@ -252,6 +252,13 @@ void file_ra_state_init(struct file_ra_state *ra, struct address_space *mapping)
 /* Switch one file's algorithm; resets the window state, keeps the counters. */
 void file_ra_set_algo(struct file_ra_state *ra, const struct ra_algorithm *algo);
 /*
+ * The maximum window @algo gives a file on @bdi (NULL: no device) when no
+ * one set the file's: 0 for RA_ALGO_NO_WINDOW; the algorithm's kernel's
+ * default where no one set the device's (->default_ra_pages); else the
+ * device's.
+ */
+unsigned long ra_algo_window(const struct ra_algorithm *algo, const struct backing_dev_info *bdi);
+/*
  * Set one file's maximum window; -EINVAL above RA_MAX_WINDOW or when the
  * file's algorithm has RA_ALGO_NO_WINDOW and @pages is not 0.
  */

@@ -8,7 +8,7 @@
 # the results folder tools/bench-report makes, and bad input.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 45
+tap_plan 47
 
 need_bench_image smoke
 IMG=build/img/bench-smoke.img
@@ -128,6 +128,12 @@ tap_is "$QSTATUS" 0 "bench sysbench (8 threads), interleave (one open, random or
 check "sysbench, interleave and oltp: every byte verified, their keys" "len([r for r in R if r['verified'] and ((r['workload'] == 'sysbench' and r['threads'] == 8 and r['requests'] == 200 and r['calls'] == 200) or (r['workload'] == 'interleave' and r['test'] == 'random-shared' and r['streams'] == 4) or (r['workload'] == 'oltp' and r['threads'] == 4 and r['tps'] > 0))]) == 3"
 check "stall_frac is a fraction of the readers' time: stall_secs / (secs x threads), within [0, 1]" \
 	"len([r for r in R if r['workload'] in ('sysbench', 'oltp')]) == 2 and all(r['stall_secs'] > r['secs'] and 0 <= r['stall_frac'] <= 1 and abs(r['stall_frac'] - r['stall_secs'] / (r['secs'] * r['threads'])) < 1e-3 for r in R if r['workload'] in ('sysbench', 'oltp'))"
+
+# a phase with no file of its own prints the window the algorithm gives a file on the disk
+# (no ra_kb= anywhere): ra=linux its kernel's default, 8 MiB; ra=off none
+qemu --mem 64M --disk "$IMG" --timeout 60 -- "run=bench sysbench threads=2 requests=20 ra=linux;bench sysbench threads=2 requests=20 ra=off"
+tap_grep '^bench: sysbench [^:]*: ra=linux ra_kb=8192 ' "$QOUT" "a phase's settings line: ra=linux's own default window"
+tap_grep '^bench: sysbench [^:]*: ra=off ra_kb=0 ' "$QOUT" "a phase's settings line: ra=off, no window"
 
 # bad input: one error line naming what is wrong, and a failed command
 qemu --mem 64M --disk "$IMG" --timeout 60 -- "run=bench nosuch;bench iozone r=3;bench iozone colour=red;bench iozone i=read,bogus;bench suite=nosuch;bench pipeline ra=legacy ra_async=0;bench thrash streams=4 trace=5;fincore;fincore /nosuch;fincore /bench/big.pat regions=0;cat /bench/tree/d00/f0020.pat verify=0;fincore /bench/tree/d00/f0020.pat regions=6;fincore /bench/tree/d00/f0020.pat regions=7"
