@@ -174,8 +174,11 @@ void bench_drop_caches(void)
 
 int bench_cold_start(void)
 {
+	/* the reads in flight first: their pages are locked, and the drop would pass them by */
+	int err = blk_wait_idle_all();
+
 	drop_pagecache();
-	return blk_make_cold_all(NULL);
+	return err ? err : blk_make_cold_all(NULL);
 }
 
 void bench_exact_cpu(bool on)

@@ -22,6 +22,13 @@
  *     the far end; the platters' phase is whatever it is. That is what is
  *     done, and the command says so.
  *
+ * Before any of it, and before the page cache is dropped, every disk's
+ * requests in flight are waited for (blk_wait_idle_all()): a page still
+ * being read is locked, the drop passes it by, and it would be in the cache
+ * when the next run begins, read by the run before (an asynchronous window
+ * a replay left in flight gave the next replay of the same log 16 to 48
+ * pages it had not read itself).
+ *
  * Each disk remembers that it was made cold until the next run on it begins
  * (blk_run_start(): a bench phase, cat, mmapcat, splicecat, rawread), and
  * that run's RESULT line says "cold":true.
@@ -174,6 +181,18 @@ bool blk_run_start(struct block_device *bdev)
 	    !bdev->queue->in_driver && list_empty(&bdev->queue->pending))
 		bdev->queue->elevator->run_start(bdev->queue);
 	return bdev->run_cold;
+}
+
+int blk_wait_idle_all(void)
+{
+	int err = 0;
+
+	for (int i = 0; i < blk_disk_count(); i++) {
+		int e = wait_idle(blk_get_disk(i));
+
+		err = err ? err : e;
+	}
+	return err;
 }
 
 int blk_make_cold_all(int *cooled)

@@ -136,6 +136,12 @@ bool blk_run_start(struct block_device *bdev);
 int blk_make_cold(struct block_device *bdev);
 /* Every disk: the first error, or 0; how many were made cold in *@cooled (if not NULL). */
 int blk_make_cold_all(int *cooled);
+/*
+ * Wait until no disk has a request in flight: a cold start drops the page
+ * cache after this, so that no page still being read (locked, which the
+ * drop skips) survives into the next run. 0, or an error already printed.
+ */
+int blk_wait_idle_all(void);
 
 struct result;
 struct json_buf;

@@ -37,11 +37,14 @@ static int cmd_drop_caches(int argc, char **argv)
 		return -ENODEV;
 	}
 	cold = v[0].present && v[0].u == 1;
+	/* disk=cold: no page still being read may outlive the drop (drivers/blk-cold.c) */
+	if (cold)
+		err = blk_wait_idle_all();
 	n = drop_pagecache();
 	printf("drop_caches: dropped %lu pages (%llu kB)\n", n,
 	       (unsigned long long)n * (PAGE_SIZE / 1024));
 	/* last, so the next command starts as soon after the cooling as every time */
-	if (cold)
+	if (cold && !err)
 		err = blk_make_cold_all(&disks);
 	result_begin(&r, "drop_caches");
 	result_u64(&r, "dropped_pages", n);
