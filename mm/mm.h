@@ -157,10 +157,14 @@ struct mm_fail_report {
 };
 void mm_fail_nth(unsigned long n);
 /*
- * The workingset shadows' table (mm/workingset.c), one slot per pool frame;
- * false if there was no memory for it (no refault is counted then).
+ * The workingset shadows' table (mm/workingset.c): up to four slots a pool
+ * frame from spare RAM, else from the heap as many as fit (at least
+ * WORKINGSET_MIN_SLOTS); false if there was no memory for it (no refault is
+ * counted then).
  */
 bool workingset_init(unsigned long pool_pages);
+/* The fewest shadow slots worth a table: with fewer, refaults are not counted at all. */
+#define WORKINGSET_MIN_SLOTS 4096UL
 /* Allocations counted since mm_fail_nth() armed it (frozen once it fired). */
 unsigned long mm_fail_nth_calls(void);
 void mm_fail_nth_report(struct mm_fail_report *rep);

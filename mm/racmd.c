@@ -110,7 +110,8 @@ static int ra_boot_init(void)
 		pr_warn("readahead: no memory for the pages' lead times (%lu KiB): ra_lead_us "
 			"counts nothing\n", cache_pool_pages() * 4 / 1024);
 	if (!workingset_init(cache_pool_pages()))
-		pr_warn("workingset: no shadow table: refaults are not counted\n");
+		pr_warn("workingset: no memory for a shadow table (%lu slots, the fewest): "
+			"refaults are not counted\n", WORKINGSET_MIN_SLOTS);
 	pr_info("readahead: %s, max %lu KiB\n", algo->name, pages * PAGE_SIZE / 1024);
 	return 0;
 }

@@ -66,14 +66,26 @@ bool workingset_init(unsigned long pool_pages)
 		memset(shadows, 0, nr_slots * sizeof(*shadows));	/* spare RAM is not zeroed */
 		return true;
 	}
-	nr_slots = want;
-	shadows = kzalloc(nr_slots * sizeof(*shadows));
+	/*
+	 * From the heap: one slot a frame if it fits in one allocation, else as
+	 * many as do (a 2 GiB machine's page cache takes all its RAM and leaves
+	 * none spare: 512 Ki frames want 8 MiB, twice the heap's largest object).
+	 * The shadows are an instrument, so fewer slots mean more of them lost to
+	 * collisions (refaults a lower bound, said here), not a failed boot.
+	 */
+	for (nr_slots = want; nr_slots * sizeof(*shadows) > KMALLOC_MAX_SIZE; nr_slots >>= 1)
+		;
+	for (; nr_slots >= WORKINGSET_MIN_SLOTS && !shadows; nr_slots >>= 1)
+		shadows = kzalloc(nr_slots * sizeof(*shadows));
 	if (!shadows) {
-		pr_err("workingset: no memory for %lu shadow slots (%zu bytes)\n", nr_slots,
-		       nr_slots * sizeof(*shadows));
 		nr_slots = 0;
-		return false;
+		return false;	/* the caller says that refaults go uncounted */
 	}
+	nr_slots <<= 1;	/* the loop halved it once more */
+	if (nr_slots < want)
+		pr_info("workingset: %lu shadow slots for %lu page-cache frames (one a frame "
+			"would not fit): refaults counted are a lower bound\n", nr_slots,
+			pool_pages);
 	return true;
 }
 

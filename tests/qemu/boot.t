@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Foundation: the kernel boots by -kernel (Multiboot1) and by GRUB
 # (Multiboot2), runs its selftests, rejects bad command lines with one line
-# naming the key, and reports a page fault with RIP and CR2. Every selftest
+# naming the key, boots in the target machine's 2 GiB without an error, and
+# reports a page fault with RIP and CR2. Every selftest
 # suite runs in the -kernel boot; the GRUB boot runs all but the
 # two long ones that take nothing from the boot (diskmodel: the model's
 # arithmetic, also build/host/test_diskmodel; mm_pressure: also mm.t's boot).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/qemu/lib.sh
-tap_plan 16
+tap_plan 19
 
 qemu --timeout 120 -- run=selftest
 tap_ktap_subtest "$QOUT"
@@ -34,6 +35,16 @@ for bad in frobnicate=1 mem=12Q console=telnet; do
 			"$(grep '^error' "$QOUT")"
 	fi
 done
+
+# The target machine's RAM, 2 GiB: the page cache takes it all and leaves no spare RAM
+# for the workingset's shadow table, which then comes from the heap at the size that
+# fits (it was an 8 MiB allocation, twice the heap's largest, and an error line at
+# every 2 GiB boot: make bench's)
+qemu --mem 2048M --timeout 60 -- run=meminfo
+tap_is "$QSTATUS" 0 "2 GiB of RAM: meminfo exits 0"
+tap_grep '^workingset: [0-9]+ shadow slots for [0-9]+ page-cache frames .*lower bound$' "$QOUT" \
+	"2 GiB: the shadow table from the heap, at the size that fits, said as such"
+tap_nogrep '^error: ' "$QOUT" "2 GiB: no error line at boot"
 
 qemu --timeout 30 -- run=fault
 tap_is "$QSTATUS" 2 "run=fault exits 2 (panic)"
