@@ -75,7 +75,8 @@ bool workingset_init(unsigned long pool_pages)
 	 */
 	for (nr_slots = want; nr_slots * sizeof(*shadows) > KMALLOC_MAX_SIZE; nr_slots >>= 1)
 		;
-	for (; nr_slots >= WORKINGSET_MIN_SLOTS && !shadows; nr_slots >>= 1)
+	/* a small pool's table may be smaller than the floor: one slot a frame */
+	for (; nr_slots >= min(want, WORKINGSET_MIN_SLOTS) && !shadows; nr_slots >>= 1)
 		shadows = kzalloc(nr_slots * sizeof(*shadows));
 	if (!shadows) {
 		nr_slots = 0;
